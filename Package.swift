@@ -1,0 +1,69 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Engine targets are compiled with optimisation and the CPU features of the
+// machines fmplay targets (x86-64-v3: AVX2, FMA, F16C), even in debug builds,
+// because a debug-built transformer is too slow to test.
+let engineFlags: [SwiftSetting] = [
+    .unsafeFlags(["-Ounchecked", "-wmo"]),
+]
+
+let package = Package(
+    name: "fmplay",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "fmplay", targets: ["fmplay"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+    ],
+    targets: [
+        // JSON through json-c, wrapped once.
+        .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+        .target(name: "JSON", dependencies: ["CJSONC"]),
+
+        // The typed Generable schema shared by the front end, guidance and runtime.
+        .target(name: "Schema", dependencies: ["JSON"]),
+
+        // The engine: knows nothing of prompt files.
+        .target(name: "GGUF", swiftSettings: engineFlags),
+        .target(name: "Tokenizer", dependencies: ["GGUF"], swiftSettings: engineFlags),
+        .target(name: "Kernels", swiftSettings: engineFlags),
+        .target(name: "Inference", dependencies: ["GGUF", "Tokenizer", "Kernels"], swiftSettings: engineFlags),
+        .target(name: "Guidance", dependencies: ["Schema"], swiftSettings: engineFlags),
+
+        // The prompt-file front end.
+        .target(name: "PromptLanguage", dependencies: [
+            "Schema", "JSON",
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+            .product(name: "SwiftParser", package: "swift-syntax"),
+            .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+        ]),
+
+        // FoundationModels semantics over a LanguageModel protocol.
+        .target(name: "FoundationModelsRuntime", dependencies: ["Schema", "JSON", "Guidance"]),
+        .target(name: "EmbeddedModel", dependencies: ["FoundationModelsRuntime", "Inference", "Guidance", "Tokenizer"]),
+        .target(name: "PlaygroundEvaluator", dependencies: ["PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema"]),
+
+        // Only this layer knows LSP.
+        .target(name: "LanguageServer", dependencies: ["JSON", "PromptLanguage", "PlaygroundEvaluator", "FoundationModelsRuntime"]),
+
+        .target(name: "FMPlayCommands", dependencies: [
+            "JSON", "Schema", "PromptLanguage", "GGUF", "Tokenizer", "Inference", "Guidance",
+            "FoundationModelsRuntime", "EmbeddedModel", "PlaygroundEvaluator", "LanguageServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "fmplay", dependencies: ["FMPlayCommands"]),
+
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "SchemaTests", dependencies: ["Schema", "JSON"]),
+        .testTarget(name: "PromptLanguageTests", dependencies: ["PromptLanguage", "Schema", "JSON"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "EngineTests", dependencies: ["GGUF", "Tokenizer", "Kernels", "Inference", "JSON"]),
+        .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Schema", "JSON"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["FoundationModelsRuntime", "EmbeddedModel", "Schema", "JSON"]),
+        .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PromptLanguage", "FoundationModelsRuntime", "JSON"]),
+        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON"]),
+        .testTarget(name: "CLITests", dependencies: ["JSON"]),
+    ]
+)

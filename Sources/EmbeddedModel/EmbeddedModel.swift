@@ -1,0 +1,1 @@
+// The EmbeddedModel module. Its sources are being written; see ARCHITECTURE.md.

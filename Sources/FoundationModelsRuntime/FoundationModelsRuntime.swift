@@ -1,0 +1,1 @@
+// The FoundationModelsRuntime module. Its sources are being written; see ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// The GGUF module. Its sources are being written; see ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// The Guidance module. Its sources are being written; see ARCHITECTURE.md.

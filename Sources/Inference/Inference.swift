@@ -1,0 +1,1 @@
+// The Inference module. Its sources are being written; see ARCHITECTURE.md.

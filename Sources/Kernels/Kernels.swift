@@ -1,0 +1,1 @@
+// The Kernels module. Its sources are being written; see ARCHITECTURE.md.

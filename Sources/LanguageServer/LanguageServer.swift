@@ -1,0 +1,1 @@
+// The LanguageServer module. Its sources are being written; see ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// The PlaygroundEvaluator module. Its sources are being written; see ARCHITECTURE.md.

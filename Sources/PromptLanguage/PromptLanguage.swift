@@ -1,0 +1,1 @@
+// The PromptLanguage module. Its sources are being written; see ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// The Tokenizer module. Its sources are being written; see ARCHITECTURE.md.

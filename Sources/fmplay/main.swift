@@ -1,0 +1,3 @@
+import FMPlayCommands
+
+await FMPlay.main()

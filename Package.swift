@@ -5,7 +5,7 @@ import PackageDescription
 // machines fmplay targets (x86-64-v3: AVX2, FMA, F16C), even in debug builds,
 // because a debug-built transformer is too slow to test.
 let engineFlags: [SwiftSetting] = [
-    .unsafeFlags(["-Ounchecked", "-wmo"]),
+    .unsafeFlags(["-Ounchecked"]),
 ]
 
 let package = Package(

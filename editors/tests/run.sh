@@ -1,0 +1,62 @@
+#!/bin/sh
+# Editor tests, run by `make test-editors` (part of `make test`):
+#   1. manifest checks of the VS Code extension and the other editors' configuration;
+#   2. Neovim and Emacs plugin tests against the scripted server (editors/tests/scripted_lsp.py);
+#   3. Neovim and Emacs end-to-end tests against the real `fmplay lsp` and the default model.
+# Usage: editors/tests/run.sh FMPLAY_BINARY
+# Each editor run is bounded by `timeout`; the script ends with "editors: N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.."
+FMPLAY=${1:-.build/release/fmplay}
+PYTHON=${PYTHON:-python3}
+STEP_TIMEOUT=${FMPLAY_EDITOR_TEST_TIMEOUT:-300}
+passed=0
+failed=0
+failures=""
+
+run() { # run NAME COMMAND...
+  name=$1; shift
+  log=$(mktemp)
+  if timeout "$STEP_TIMEOUT" "$@" >"$log" 2>&1; then
+    passed=$((passed + 1)); echo "ok   $name: $(grep -E 'PASS|OK|Ran' "$log" | tail -1)"
+  else
+    failed=$((failed + 1)); failures="$failures $name"
+    echo "FAIL $name (exit $?):"; sed 's/^/    /' "$log" | tail -40
+  fi
+  rm -f "$log"
+}
+
+nvim_test() { # nvim_test NAME SERVER_CMD FILE SETTINGS EXPECT
+  run "$1" env FMPLAY_TEST_CMD="$2" FMPLAY_TEST_FILE="$3" FMPLAY_TEST_SETTINGS="$4" FMPLAY_TEST_EXPECT="$5" \
+    FMPLAY_TEST_TIMEOUT="$((STEP_TIMEOUT - 20))" \
+    nvim --headless -u NONE -i NONE --cmd "set rtp+=editors/neovim" -c "luafile editors/neovim/tests/e2e.lua"
+}
+
+emacs_test() { # emacs_test NAME SERVER_CMD FILE SETTINGS EXPECT
+  run "$1" env FMPLAY_TEST_CMD="$2" FMPLAY_TEST_FILE="$3" FMPLAY_TEST_SETTINGS="$4" FMPLAY_TEST_EXPECT="$5" \
+    FMPLAY_TEST_TIMEOUT="$((STEP_TIMEOUT - 20))" \
+    emacs --batch -l editors/emacs/fmplay-mode.el -l editors/emacs/tests/e2e.el
+}
+
+run "manifests" "$PYTHON" -m unittest discover -s editors/tests -p 'test_*.py'
+
+SCRIPTED="$PYTHON editors/tests/scripted_lsp.py"
+FIXTURE=grammars/tests/fixtures/playground.fmplay
+nvim_test "neovim plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip'
+emacs_test "emacs plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip'
+
+# End to end: the real server, evaluating with the default model. Manual evaluation so the
+# plugin's run command is what starts it; few tokens to stay quick.
+E2E_FILE=${FMPLAY_E2E_FILE:-editors/tests/e2e.fmplay}
+E2E_SETTINGS='{"evaluate":"manual","maxTokens":12,"seed":1}'
+skipped=0
+if "$FMPLAY" lsp --help >/dev/null 2>&1; then
+  nvim_test "neovim end-to-end (fmplay lsp)" "$FMPLAY lsp" "$E2E_FILE" "$E2E_SETTINGS" "→"
+  emacs_test "emacs end-to-end (fmplay lsp)" "$FMPLAY lsp" "$E2E_FILE" "$E2E_SETTINGS" "→"
+else
+  skipped=2
+  echo "skip end-to-end: \`$FMPLAY lsp\` is not available (build fmplay with its lsp subcommand first)"
+fi
+
+echo "editors: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] || { echo "failed:$failures"; exit 1; }

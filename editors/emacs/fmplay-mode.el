@@ -28,6 +28,22 @@
 (require 'url-util)
 (require 'swift-mode nil t)
 
+;; eglot and lsp-mode are optional: the glue below loads with whichever is present.
+(defvar eglot-server-programs)
+(defvar eglot-workspace-configuration)
+(defvar lsp-language-id-configuration)
+(declare-function eglot "eglot")
+(declare-function eglot-current-server "eglot")
+(declare-function jsonrpc-request "jsonrpc")
+(declare-function jsonrpc-async-request "jsonrpc")
+(declare-function lsp-request "lsp-mode")
+(declare-function lsp-request-async "lsp-mode")
+(declare-function lsp-register-client "lsp-mode")
+(declare-function make-lsp-client "lsp-mode")
+(declare-function lsp-stdio-connection "lsp-mode")
+(declare-function lsp-activate-on "lsp-mode")
+(declare-function fmplay-eglot-server--eieio-childp "fmplay-mode") ; defined by defclass below
+
 (defgroup fmplay nil
   "fmplay prompt files."
   :group 'languages
@@ -39,8 +55,8 @@
 
 (defcustom fmplay-settings nil
   "Server settings as a plist, e.g. (:evaluate \"manual\" :maxTokens 64).
-Sent as initializationOptions and as the `fmplay' section of the workspace configuration.
-The keys are those of `fmplay lsp --help'."
+Sent as initializationOptions and as the `fmplay' section of the
+workspace configuration.  The keys are those of `fmplay lsp --help'."
   :type 'plist)
 
 (defface fmplay-result-face
@@ -98,7 +114,7 @@ The keys are those of `fmplay lsp --help'."
   "Keys of `fmplay-mode'.")
 
 (defalias 'fmplay--parent-mode (if (fboundp 'swift-mode) #'swift-mode #'prog-mode)
-  "The mode `fmplay-mode' derives from: `swift-mode' when installed, else `prog-mode'.")
+  "The parent of `fmplay-mode': `swift-mode' when installed, else `prog-mode'.")
 
 ;;;###autoload
 (define-derived-mode fmplay-mode fmplay--parent-mode "fmplay"
@@ -184,7 +200,8 @@ The keys are those of `fmplay lsp --help'."
               (push overlay fmplay--overlays))))))))
 
 (defun fmplay-result-texts ()
-  "The results shown in the current buffer, as a list of (LINE . TEXT), LINE 1-based."
+  "The results shown in the current buffer, as a list of (LINE . TEXT).
+LINE is 1-based."
   (let (out)
     (dolist (overlay fmplay--overlays)
       (when (overlay-buffer overlay)
@@ -222,10 +239,11 @@ The keys are those of `fmplay lsp --help'."
         (t (user-error "fmplay: no language server in this buffer; M-x eglot or M-x lsp first"))))
 
 (defun fmplay--execute (command arguments)
-  "Run the server COMMAND with ARGUMENTS (a list or vector) through workspace/executeCommand.
-Asynchronous: the results arrive as `fmplay/results' notifications.  (A synchronous
-`jsonrpc-request' would leave a notification that arrives in the same read as the reply
-unprocessed until the server writes again.)"
+  "Run the server COMMAND with ARGUMENTS (a list or vector).
+The request is workspace/executeCommand, sent asynchronously: the
+results arrive as `fmplay/results' notifications.  (A synchronous
+`jsonrpc-request' would leave a notification that arrives in the
+same read as the reply unprocessed until the server writes again.)"
   (let ((params (list :command command :arguments (vconcat arguments)))
         (on-error (lambda (error) (message "fmplay: %s failed: %S" command error))))
     (cond ((fmplay--eglot-server)
@@ -241,7 +259,8 @@ unprocessed until the server writes again.)"
 
 (defun fmplay--lens-command (command)
   "The server's COMMAND lens for the #Playground block at or above point, or nil.
-Using the lens's own command keeps the arguments exactly as the server defined them."
+Using the lens's own command keeps the arguments exactly as the
+server defined them."
   (let ((line (1- (line-number-at-pos))) best best-line)
     (mapc (lambda (lens)
             (let* ((lens-command (fmplay--get lens "command"))
@@ -295,7 +314,9 @@ Using the lens's own command keeps the arguments exactly as the server defined t
                `(fmplay-mode . (fmplay-eglot-server . ,fmplay-server-command))))
 
 (defun fmplay-eglot-connect ()
-  "Start eglot on the current buffer now (also where `eglot-ensure' would wait for a command)."
+  "Start eglot on the current buffer now.
+Unlike `eglot-ensure', this does not wait for the next command, so
+it also works in batch mode."
   (interactive)
   (require 'eglot)
   (require 'project)

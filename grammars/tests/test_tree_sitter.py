@@ -16,11 +16,14 @@ except ImportError as error:  # environment problem: say how to fix it
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 QUERIES = os.path.join(os.path.dirname(HERE), "tree-sitter")
+# One Language for the whole process: freeing and re-creating it corrupts memory in
+# py-tree-sitter 0.26.
+SWIFT = tree_sitter.Language(tree_sitter_swift.language())
 FIXTURES = sorted(glob.glob(os.path.join(HERE, "fixtures", "*.fmplay")))
 
 
 def captures(query_name: str, source: bytes) -> dict[str, set[str]]:
-    language = tree_sitter.Language(tree_sitter_swift.language())
+    language = SWIFT
     with open(os.path.join(QUERIES, query_name), encoding="utf-8") as handle:
         query = tree_sitter.Query(language, handle.read())
     tree = tree_sitter.Parser(language).parse(source)
@@ -32,7 +35,7 @@ class TreeSitterQueries(unittest.TestCase):
     source = b"".join(open(path, "rb").read() for path in FIXTURES)
 
     def test_fixtures_parse_without_errors(self):
-        language = tree_sitter.Language(tree_sitter_swift.language())
+        language = SWIFT
         for path in FIXTURES:
             with self.subTest(file=os.path.basename(path)):
                 with open(path, "rb") as handle:

@@ -1,6 +1,7 @@
 ; inherits: swift
 ;
 ; fmplay injections on top of tree-sitter-swift's. Node names: tree-sitter-swift 0.7.
+; (Directives come before text predicates: py-tree-sitter 0.26 corrupts memory the other way round.)
 
 ; Regex literals (as in @Guide(.pattern(/[A-Z]+/))) are regular expressions.
 ((regex_literal) @injection.content
@@ -11,9 +12,9 @@
   name: (value_argument_label) @_label
   value: (multi_line_string_literal
     text: (multi_line_str_text) @injection.content)
-  (#any-of? @_label "to" "instructions" "prompt")
   (#set! injection.language "markdown")
-  (#set! injection.combined))
+  (#set! injection.combined)
+  (#any-of? @_label "to" "instructions" "prompt"))
 
 (call_expression
   (simple_identifier) @_builder
@@ -22,9 +23,9 @@
       (statements
         (multi_line_string_literal
           text: (multi_line_str_text) @injection.content))))
-  (#any-of? @_builder "Instructions" "Prompt")
   (#set! injection.language "markdown")
-  (#set! injection.combined))
+  (#set! injection.combined)
+  (#any-of? @_builder "Instructions" "Prompt"))
 
 ; Comments
 ([(comment) (multiline_comment)] @injection.content

@@ -18,34 +18,39 @@ extension JSONValue {
     /// Parses one JSON document from UTF-8 bytes. Strings must be valid UTF-8;
     /// trailing non-whitespace after the document is an error.
     public static func parse(_ bytes: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSONValue {
+        // json-c needs the terminating NUL to know that input ended (a bare
+        // number such as `42` could otherwise continue), so pass it along.
         let buffer = Array(bytes)
+        let terminated = buffer + [0]
         guard let tokener = json_tokener_new_ex(Int32(clamping: maximumDepth)) else {
             throw JSONParseError(message: "out of memory", line: 1, column: 1, offset: 0)
         }
         defer { json_tokener_free(tokener) }
-        json_tokener_set_flags(tokener, Int32(JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8))
+        json_tokener_set_flags(
+            tokener, Int32(JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS | JSON_TOKENER_VALIDATE_UTF8))
 
         if buffer.allSatisfy(isJSONWhitespace) {
             throw error(in: buffer, at: buffer.count, "empty document")
         }
-        let root: OpaquePointer? = buffer.withUnsafeBufferPointer { raw in
+        if buffer.count >= Int(Int32.max) {
+            throw JSONParseError(message: "document larger than 2 GiB", line: 1, column: 1, offset: 0)
+        }
+        let root: OpaquePointer? = terminated.withUnsafeBufferPointer { raw in
             raw.withMemoryRebound(to: CChar.self) { chars in
-                json_tokener_parse_ex(tokener, chars.baseAddress, Int32(clamping: chars.count))
+                json_tokener_parse_ex(tokener, chars.baseAddress, Int32(chars.count))
             }
         }
         let status = json_tokener_get_error(tokener)
-        let end = json_tokener_get_parse_end(tokener)
+        // On an error json-c stops at the offending byte without consuming it,
+        // so the parse end is that byte's offset.
+        let end = min(max(0, json_tokener_get_parse_end(tokener)), buffer.count)
         guard let root, status == json_tokener_success else {
             if let root { json_object_put(root) }
-            let reason: String
-            if status == json_tokener_continue {
-                reason = "unexpected end of input"
-            } else if let cMessage = json_tokener_error_desc(status) {
-                reason = String(cString: cMessage)
-            } else {
-                reason = "parse error"
+            if status == json_tokener_continue || status == json_tokener_error_parse_eof || end >= buffer.count {
+                throw error(in: buffer, at: buffer.count, "unexpected end of input")
             }
-            throw error(in: buffer, at: max(0, min(end > 0 ? end - 1 : 0, buffer.count)), reason)
+            let reason = json_tokener_error_desc(status).map { String(cString: $0) } ?? "parse error"
+            throw error(in: buffer, at: end, reason)
         }
         defer { json_object_put(root) }
         if let trailing = buffer[end...].firstIndex(where: { !isJSONWhitespace($0) }) {

@@ -34,6 +34,13 @@ final class JSONTests: XCTestCase {
         XCTAssertThrowsError(try JSONValue.parse("{\"a\": 1} x")) { error in
             XCTAssertEqual((error as! JSONParseError).column, 10)
         }
+        // The column is that of the offending character itself.
+        XCTAssertThrowsError(try JSONValue.parse("[1, @]")) { error in
+            XCTAssertEqual((error as! JSONParseError).column, 5)
+        }
+        XCTAssertThrowsError(try JSONValue.parse([0x31, 0x00, 0x32])) { error in
+            XCTAssertEqual((error as! JSONParseError).column, 2)
+        }
         XCTAssertThrowsError(try JSONValue.parse("")) { error in
             XCTAssertEqual((error as! JSONParseError).message, "empty document")
         }

@@ -1,0 +1,76 @@
+import Schema
+import SwiftDiagnostics
+import SwiftParser
+import SwiftParserDiagnostics
+import SwiftSyntax
+
+/// The result of analysing one prompt file: the model and every diagnostic,
+/// sorted by position.
+public struct PromptAnalysis: Sendable {
+    public var file: PromptFile
+    public var diagnostics: [Diagnostic]
+
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+/// The front end's entry point: text in, `(model, diagnostics)` out.
+///
+/// Invariant: never throws and never traps on bad input. Half-typed code
+/// still yields a model.
+public enum PromptAnalyzer {
+    /// The parser's nesting limit; deeper code is one FM003 diagnostic.
+    public static let maximumNestingLevel = 256
+
+    public static func analyze(_ text: String) -> PromptAnalysis {
+        let source = SourceText(text)
+        let tree = source.bytes.withUnsafeBufferPointer { buffer in
+            Parser.parse(source: buffer, maximumNestingLevel: maximumNestingLevel)
+        }
+        var diagnostics = syntaxDiagnostics(tree, source: source)
+
+        var builder = ModelBuilder(source: source)
+        builder.build(tree)
+        diagnostics += builder.diagnostics
+        var file = PromptFile(
+            source: source, syntax: tree, imports: builder.imports, types: builder.types, constants: builder.constants,
+            playgrounds: builder.playgrounds, schemas: [:])
+        let schemas = SchemaBuilder(file: file)
+        for type in file.types {
+            if let schema = schemas.schema(for: type) { file.schemas[type.qualifiedName] = schema }
+        }
+        diagnostics += SchemaChecks(file: file).run()
+        diagnostics += ToolChecks(file: file).run()
+        diagnostics += SessionChecks(file: file).run()
+        diagnostics += SupportedSwiftChecker.check(file: file)
+        diagnostics.sort(by: Diagnostic.ordered)
+        return PromptAnalysis(file: file, diagnostics: diagnostics)
+    }
+
+    private static func syntaxDiagnostics(_ tree: SourceFileSyntax, source: SourceText) -> [Diagnostic] {
+        guard tree.hasError || tree.hasWarning else { return [] }
+        var result: [Diagnostic] = []
+        var reportedNesting = false
+        for diagnostic in ParseDiagnosticsGenerator.diagnostics(for: tree) {
+            let start = diagnostic.position.utf8Offset
+            let end = max(start, diagnostic.node.endPositionBeforeTrailingTrivia.utf8Offset)
+            let message = diagnostic.message
+            if message == StaticParserError.maximumNestingLevelOverflow.message {
+                guard !reportedNesting else { continue }
+                reportedNesting = true
+                result.append(Diagnostic(
+                    .nestingTooDeep, at: source.range(start..<start),
+                    "code nests deeper than \(maximumNestingLevel) levels; prompt files cannot be analysed past this point. Flatten the nesting (split it into named constants or types)"))
+                continue
+            }
+            let fixIts = diagnostic.fixIts.map { fixIt in
+                FixIt(title: fixIt.message.message, edits: fixIt.edits.map { edit in
+                    TextEdit(range: source.range(edit.range.lowerBound.utf8Offset..<edit.range.upperBound.utf8Offset), newText: edit.replacement)
+                })
+            }
+            result.append(Diagnostic(
+                .syntaxError, diagnostic.diagMessage.severity == .error ? .error : .warning,
+                at: source.range(start..<min(end, start + 200)), message, fixIts: fixIts))
+        }
+        return result
+    }
+}

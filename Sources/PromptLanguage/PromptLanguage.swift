@@ -1,1 +1,0 @@
-// The PromptLanguage module. Its sources are being written; see ARCHITECTURE.md.

@@ -1,0 +1,5 @@
+/// FM1xx: Generable types, properties and guides.
+struct SchemaChecks {
+    let file: PromptFile
+    func run() -> [Diagnostic] { [] }
+}

@@ -1,0 +1,5 @@
+/// FM3xx: sessions and model calls.
+struct SessionChecks {
+    let file: PromptFile
+    func run() -> [Diagnostic] { [] }
+}

@@ -1,0 +1,106 @@
+/// A position in a prompt file. `offset` is a UTF-8 byte offset from the start
+/// of the file; `line` and `column` are 1-based, and `column` counts UTF-8
+/// bytes. Editor protocols convert (the LSP layer converts to UTF-16).
+public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var offset: Int
+    public var line: Int
+    public var column: Int
+
+    public init(offset: Int, line: Int, column: Int) {
+        self.offset = offset
+        self.line = line
+        self.column = column
+    }
+
+    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool { lhs.offset < rhs.offset }
+
+    public var description: String { "\(line):\(column)" }
+}
+
+/// A half-open range `[start, end)` of a prompt file.
+public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
+    public var start: SourcePosition
+    public var end: SourcePosition
+
+    public init(start: SourcePosition, end: SourcePosition) {
+        self.start = start
+        self.end = end
+    }
+
+    /// The UTF-8 byte offsets.
+    public var offsets: Range<Int> { start.offset..<max(start.offset, end.offset) }
+
+    public func contains(_ offset: Int) -> Bool { offsets.contains(offset) || (offset == start.offset && start.offset == end.offset) }
+
+    public var description: String { "\(start)-\(end)" }
+}
+
+/// The text of one prompt file with a line table, so byte offsets convert to
+/// line/column quickly.
+public struct SourceText: Sendable {
+    public let text: String
+    public let bytes: [UInt8]
+    /// Byte offset of the first byte of each line; `lineStarts[0] == 0`.
+    public let lineStarts: [Int]
+
+    public init(_ text: String) {
+        self.text = text
+        self.bytes = Array(text.utf8)
+        var starts = [0]
+        for (index, byte) in bytes.enumerated() where byte == 0x0A { starts.append(index + 1) }
+        self.lineStarts = starts
+    }
+
+    public var lineCount: Int { lineStarts.count }
+
+    /// The position of a byte offset (clamped into the file).
+    public func position(at offset: Int) -> SourcePosition {
+        let offset = min(max(0, offset), bytes.count)
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return SourcePosition(offset: offset, line: low + 1, column: offset - lineStarts[low] + 1)
+    }
+
+    public func range(_ offsets: Range<Int>) -> SourceRange {
+        SourceRange(start: position(at: offsets.lowerBound), end: position(at: offsets.upperBound))
+    }
+
+    /// The byte offset of a 1-based line and UTF-8 column (clamped).
+    public func offset(line: Int, column: Int) -> Int {
+        guard line >= 1 else { return 0 }
+        guard line <= lineStarts.count else { return bytes.count }
+        return min(lineStarts[line - 1] + max(0, column - 1), lineEnd(line))
+    }
+
+    /// The byte offset just past the last character of a 1-based line (before its newline).
+    public func lineEnd(_ line: Int) -> Int {
+        guard line >= 1, line <= lineStarts.count else { return bytes.count }
+        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+        if end > lineStarts[line - 1], end - 1 < bytes.count, bytes[end - 1] == 0x0D { end -= 1 }
+        return end
+    }
+
+    /// The text of a 1-based line, without its line terminator.
+    public func lineText(_ line: Int) -> String {
+        guard line >= 1, line <= lineStarts.count else { return "" }
+        return String(decoding: bytes[lineStarts[line - 1]..<lineEnd(line)], as: UTF8.self)
+    }
+
+    /// The text of a byte range.
+    public func slice(_ offsets: Range<Int>) -> String {
+        let lower = min(max(0, offsets.lowerBound), bytes.count)
+        let upper = min(max(lower, offsets.upperBound), bytes.count)
+        return String(decoding: bytes[lower..<upper], as: UTF8.self)
+    }
+
+    /// The UTF-16 column (0-based) of a byte offset on its line, for editor protocols.
+    public func utf16Column(at offset: Int) -> Int {
+        let position = position(at: offset)
+        let start = lineStarts[position.line - 1]
+        return String(decoding: bytes[start..<position.offset], as: UTF8.self).utf16.count
+    }
+}

@@ -1,0 +1,139 @@
+import SwiftSyntax
+
+/// Small, shared readings of syntax nodes.
+extension SourceText {
+    /// The range of a node without its surrounding trivia.
+    func range(of node: some SyntaxProtocol) -> SourceRange {
+        let start = node.positionAfterSkippingLeadingTrivia.utf8Offset
+        let end = node.endPositionBeforeTrailingTrivia.utf8Offset
+        return range(start..<max(start, end))
+    }
+
+    func range(ofToken token: TokenSyntax) -> SourceRange { range(of: token) }
+}
+
+enum SyntaxReading {
+    /// The text of a node without trivia.
+    static func text(_ node: some SyntaxProtocol) -> String { node.trimmedDescription }
+
+    /// The name of an attribute (`Generable`, `Guide`), without module qualification.
+    static func attributeName(_ attribute: AttributeSyntax) -> String {
+        let text = attribute.attributeName.trimmedDescription
+        return text.split(separator: ".").last.map(String.init) ?? text
+    }
+
+    static func attributes(_ list: AttributeListSyntax) -> [AttributeSyntax] {
+        list.compactMap { element in
+            if case .attribute(let attribute) = element { return attribute }
+            return nil
+        }
+    }
+
+    static func arguments(_ attribute: AttributeSyntax) -> LabeledExprListSyntax? {
+        if case .argumentList(let list) = attribute.arguments { return list }
+        return nil
+    }
+
+    /// A statically known literal: strings without interpolation, numbers
+    /// (with a leading minus), booleans, nil and arrays of those.
+    static func literal(_ expression: ExprSyntax) -> LiteralValue? {
+        if let string = expression.as(StringLiteralExprSyntax.self) {
+            return string.representedLiteralValue.map(LiteralValue.string)
+        }
+        if let integer = expression.as(IntegerLiteralExprSyntax.self) {
+            return integer.representedLiteralValue.map(LiteralValue.integer)
+        }
+        if let float = expression.as(FloatLiteralExprSyntax.self) {
+            return float.representedLiteralValue.map(LiteralValue.double)
+        }
+        if let boolean = expression.as(BooleanLiteralExprSyntax.self) {
+            return .boolean(boolean.literal.tokenKind == .keyword(.true))
+        }
+        if expression.is(NilLiteralExprSyntax.self) { return .null }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            switch literal(prefix.expression) {
+            case .integer(let value): return .integer(-value)
+            case .double(let value): return .double(-value)
+            default: return nil
+            }
+        }
+        if let array = expression.as(ArrayExprSyntax.self) {
+            var values: [LiteralValue] = []
+            for element in array.elements {
+                guard let value = literal(element.expression) else { return nil }
+                values.append(value)
+            }
+            return .array(values)
+        }
+        if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first,
+            only.label == nil
+        {
+            return literal(only.expression)
+        }
+        return nil
+    }
+
+    /// `a...b` or `a..<b` as written (operands and the operator), from the
+    /// unfolded sequence the parser produces.
+    static func rangeOperands(_ expression: ExprSyntax) -> (lower: ExprSyntax, op: String, upper: ExprSyntax)? {
+        if let sequence = expression.as(SequenceExprSyntax.self), sequence.elements.count == 3 {
+            let elements = Array(sequence.elements)
+            if let op = elements[1].as(BinaryOperatorExprSyntax.self), op.operator.text == "..." || op.operator.text == "..<" {
+                return (elements[0], op.operator.text, elements[2])
+            }
+        }
+        if let infix = expression.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self),
+            op.operator.text == "..." || op.operator.text == "..<"
+        {
+            return (infix.leftOperand, op.operator.text, infix.rightOperand)
+        }
+        return nil
+    }
+
+    /// The labelled argument of a call, if present.
+    static func argument(_ label: String, in arguments: LabeledExprListSyntax) -> LabeledExprSyntax? {
+        arguments.first { $0.label?.text == label }
+    }
+
+    /// The member name of `.name` or `Base.name`, and the base text.
+    static func memberAccess(_ expression: ExprSyntax) -> (base: String?, name: String)? {
+        guard let member = expression.as(MemberAccessExprSyntax.self) else { return nil }
+        return (member.base?.trimmedDescription, member.declName.baseName.text)
+    }
+
+    /// The type named by `T.self`, `T()` or `T(...)`, or a plain `T` reference.
+    static func typeName(of expression: ExprSyntax) -> String? {
+        if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
+            let base = member.base
+        {
+            return base.trimmedDescription
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            let callee = call.calledExpression
+            if callee.is(DeclReferenceExprSyntax.self) || callee.is(MemberAccessExprSyntax.self) {
+                return callee.trimmedDescription
+            }
+        }
+        return nil
+    }
+
+    /// The variable a value is bound to: `let name = <expression>`, walking
+    /// through `try` and `await`.
+    static func boundVariableName(of node: some SyntaxProtocol) -> String? {
+        var current = Syntax(node)
+        while let parent = current.parent {
+            if parent.is(TryExprSyntax.self) || parent.is(AwaitExprSyntax.self) {
+                current = parent
+                continue
+            }
+            if let initializer = parent.as(InitializerClauseSyntax.self),
+                let binding = initializer.parent?.as(PatternBindingSyntax.self),
+                let identifier = binding.pattern.as(IdentifierPatternSyntax.self)
+            {
+                return identifier.identifier.text
+            }
+            return nil
+        }
+        return nil
+    }
+}

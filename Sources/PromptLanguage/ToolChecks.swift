@@ -1,0 +1,5 @@
+/// FM2xx: tools.
+struct ToolChecks {
+    let file: PromptFile
+    func run() -> [Diagnostic] { [] }
+}

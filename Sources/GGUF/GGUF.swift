@@ -1,1 +1,0 @@
-// The GGUF module. Its sources are being written; see ARCHITECTURE.md.

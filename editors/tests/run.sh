@@ -1,7 +1,8 @@
 #!/bin/sh
 # Editor tests, run by `make test-editors` (part of `make test`):
 #   1. manifest checks of the VS Code extension and the other editors' configuration;
-#   2. Neovim and Emacs plugin tests against the scripted server (editors/tests/scripted_lsp.py);
+#   2. Neovim and Emacs plugin tests against the scripted server (editors/tests/scripted_lsp.py),
+#      and their READMEs followed literally in a clean HOME (editors/tests/readme_check.py);
 #   3. Neovim and Emacs end-to-end tests against the real `fmplay lsp` and the default model.
 # Usage: editors/tests/run.sh FMPLAY_BINARY
 # Each editor run is bounded by `timeout`; the script ends with "editors: N passed, N failed".
@@ -18,7 +19,7 @@ run() { # run NAME COMMAND...
   name=$1; shift
   log=$(mktemp)
   if timeout "$STEP_TIMEOUT" "$@" >"$log" 2>&1; then
-    passed=$((passed + 1)); echo "ok   $name: $(grep -E 'PASS|OK|Ran' "$log" | tail -1)"
+    passed=$((passed + 1)); echo "ok   $name: $(grep -E 'PASS|OK|Ran' "$log" | tr '\n' ' ')"
   else
     failed=$((failed + 1)); failures="$failures $name"
     echo "FAIL $name (exit $?):"; sed 's/^/    /' "$log" | tail -40
@@ -44,6 +45,8 @@ SCRIPTED="$PYTHON editors/tests/scripted_lsp.py"
 FIXTURE=grammars/tests/fixtures/playground.fmplay
 nvim_test "neovim plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip'
 emacs_test "emacs plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip'
+# The Neovim and Emacs READMEs followed literally in a clean HOME (editors in a terminal).
+run "READMEs in a clean HOME (scripted server)" "$PYTHON" editors/tests/readme_check.py neovim emacs
 
 # End to end: the real server, evaluating with the default model. Manual evaluation so the
 # plugin's run command is what starts it; few tokens to stay quick.

@@ -39,7 +39,7 @@ emacs_test() { # emacs_test NAME SERVER_CMD FILE SETTINGS EXPECT
     emacs --batch -l editors/emacs/fmplay-mode.el -l editors/emacs/tests/e2e.el
 }
 
-run "manifests" "$PYTHON" -m unittest discover -s editors/tests -p 'test_*.py'
+run "manifests" env FMPLAY_BINARY="$FMPLAY" "$PYTHON" -m unittest discover -s editors/tests -p 'test_*.py'
 
 SCRIPTED="$PYTHON editors/tests/scripted_lsp.py"
 FIXTURE=grammars/tests/fixtures/playground.fmplay

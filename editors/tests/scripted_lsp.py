@@ -10,10 +10,11 @@ Protocol it implements:
   * initialize / initialized / shutdown / exit; full text sync;
   * didOpen / didChange / didSave -> publishDiagnostics (a warning on each `-> ToolOutput`);
   * textDocument/codeLens: one `fmplay.run` lens per `#Playground` line, arguments
-    [{"uri": ..., "line": <0-based line of #Playground>}];
+    [{"uri": ..., "line": <0-based line of #Playground>, "block": <index>}];
   * workspace/executeCommand fmplay.run / fmplay.runAll / fmplay.cancel / fmplay.clearCache;
     a run answers null, then sends `fmplay/results` {uri, version, results: [...]}, where each
-    result has `range` (the call) and `hint` ("→ \"scripted: <prompt>\"");
+    result has `range` (the call) and `hint` ("→ \"scripted: <prompt>\""), and `blocks` lists
+    each block's `name`, `line` and `status`;
   * textDocument/hover: the last result's full value.
 Every request and notification it receives is appended as one JSON line to $SCRIPTED_LSP_LOG
 when that is set, so tests can assert what the client sent.
@@ -119,8 +120,8 @@ def handle(message):
     elif method == "textDocument/codeLens":
         uri = params["textDocument"]["uri"]
         result = [{"range": {"start": {"line": n, "character": 0}, "end": {"line": n, "character": 11}},
-                   "command": {"title": "▶ Run", "command": "fmplay.run", "arguments": [{"uri": uri, "line": n}]}}
-                  for n in playground_lines(documents[uri]["text"])]
+                   "command": {"title": "▶ Run", "command": "fmplay.run", "arguments": [{"uri": uri, "line": n, "block": i}]}}
+                  for i, n in enumerate(playground_lines(documents[uri]["text"]))]
     elif method == "textDocument/hover":
         doc = documents[params["textDocument"]["uri"]]
         value = doc["results"][-1]["value"] if doc["results"] else "no result yet"
@@ -136,7 +137,9 @@ def handle(message):
             doc = documents[uri]
             lines = [arguments[0]["line"]] if command == "fmplay.run" else playground_lines(doc["text"])
             doc["results"] = [r for line in lines for r in results_for_block(doc["text"], line)]
-            notify("fmplay/results", {"uri": uri, "version": doc["version"], "results": doc["results"]})
+            blocks = [{"name": f"block {i + 1}", "line": line, "status": "done" if line in lines else "idle"}
+                      for i, line in enumerate(playground_lines(doc["text"]))]
+            notify("fmplay/results", {"uri": uri, "version": doc["version"], "results": doc["results"], "blocks": blocks})
         return
     if ident is not None:
         send({"jsonrpc": "2.0", "id": ident, "result": result})

@@ -165,6 +165,30 @@ class OtherEditors(unittest.TestCase):
         self.assertEqual(0, result.returncode, "vim-lsp snippet does not define the :Fmplay commands")
 
 
+class LspHelp(unittest.TestCase):
+    help_source = read(os.path.join(ROOT, "Sources", "FMPlayCommands", "EditorSetupHelp.swift"))
+
+    def test_help_names_every_editor_and_existing_paths(self):
+        for editor in ("Neovim", "Emacs", "VS Code", "Vim", "Helix", "Zed"):
+            self.assertIn(editor, self.help_source)
+        paths = re.findall(r"<repo>/([\w./*-]+)", self.help_source)
+        self.assertGreater(len(paths), 6)
+        for path in paths:
+            path = path.rstrip(".,;)")
+            self.assertTrue(glob.glob(os.path.join(ROOT, path)), f"fmplay lsp --help names {path}, which does not exist")
+
+    def test_help_is_printed_by_fmplay_lsp(self):
+        binary = os.environ.get("FMPLAY_BINARY")
+        if not binary or not os.path.exists(binary):
+            self.skipTest("FMPLAY_BINARY is not set to a built fmplay")
+        result = subprocess.run([binary, "lsp", "--help"], capture_output=True, text=True, timeout=30)
+        if result.returncode != 0:
+            self.skipTest("this fmplay has no lsp subcommand yet")
+        self.assertIn("EDITOR SET-UP", result.stdout,
+                      "fmplay lsp --help must print the editor set-up: give the lsp command "
+                      "`discussion: EditorSetupHelp.text` (Sources/FMPlayCommands/EditorSetupHelp.swift)")
+
+
 class NeovimAndEmacs(unittest.TestCase):
     @unittest.skipUnless(shutil.which("nvim"), "nvim is not installed")
     def test_neovim_commands_and_filetype(self):

@@ -24,6 +24,7 @@ export const SERVER_COMMANDS: Record<string, string> = {
 export const SERVER_SETTINGS: Record<string, string> = {
   modelPath: "modelPath",
   evaluate: "evaluate",
+  debounceMilliseconds: "debounceMilliseconds",
   seed: "seed",
   maxTokens: "maxTokens",
   hintLength: "hintLength",
@@ -31,8 +32,10 @@ export const SERVER_SETTINGS: Record<string, string> = {
 
 interface Position { line: number; character: number }
 interface Range { start: Position; end: Position }
-interface FmplayResult { range?: Range; hint?: string; status?: string }
-interface FmplayResults { uri: string; version?: number; results?: FmplayResult[] }
+interface FmplayResult { range?: Range; hint?: string }
+// Per #Playground block: status is queued | running | done | failed | cancelled | blocked | idle.
+interface FmplayBlock { name: string; line: number; status: string; summary?: string }
+interface FmplayResults { uri: string; version?: number; results?: FmplayResult[]; blocks?: FmplayBlock[] }
 
 let client: LanguageClient | undefined;
 let statusItem: vscode.StatusBarItem;
@@ -43,7 +46,7 @@ function serverSettings(): Record<string, unknown> {
   const settings: Record<string, unknown> = {};
   for (const [setting, key] of Object.entries(SERVER_SETTINGS)) {
     const value = configuration.get(setting);
-    if (value !== undefined && value !== "") {
+    if (value !== undefined && value !== null && value !== "") {
       settings[key] = value;
     }
   }
@@ -61,13 +64,15 @@ function updateStatus(): void {
     statusItem.tooltip = "The fmplay language server is not running";
   } else {
     const payload = lastResults.get(editor.document.uri.toString());
-    const results = payload?.results ?? [];
-    const running = results.some((r) => r.status === "running" || r.status === "streaming");
-    const failed = results.filter((r) => r.status === "failed" || r.status === "error").length;
-    if (running) {
-      statusItem.text = "$(sync~spin) fmplay: running";
-    } else if (results.length > 0) {
-      statusItem.text = failed > 0 ? `$(error) fmplay: ${failed} failed` : `$(check) fmplay: ${results.length} results`;
+    const blocks = payload?.blocks ?? [];
+    const count = (status: string) => blocks.filter((block) => block.status === status).length;
+    const active = count("running") + count("queued");
+    if (active > 0) {
+      statusItem.text = `$(sync~spin) fmplay: running ${active} of ${blocks.length}`;
+    } else if (count("failed") > 0) {
+      statusItem.text = `$(error) fmplay: ${count("failed")} failed`;
+    } else if ((payload?.results ?? []).length > 0) {
+      statusItem.text = `$(check) fmplay: ${payload?.results?.length} results`;
     } else {
       statusItem.text = "$(beaker) fmplay";
     }

@@ -20,6 +20,7 @@ M.config = vim.deepcopy(defaults)
 M.namespace = vim.api.nvim_create_namespace("fmplay_results")
 M.client_id = nil
 M.results = {} -- bufnr -> last `fmplay/results` payload
+M.status = {} -- bufnr -> short status for statuslines, e.g. "fmplay: running 1 of 3"
 
 local function notify(message, level)
   vim.notify("fmplay: " .. message, level or vim.log.levels.INFO)
@@ -96,6 +97,27 @@ function M.render(bufnr)
   end
 end
 
+-- A short status of a `fmplay/results` payload, from its per-block statuses.
+function M.summarize(payload)
+  local counts, total = {}, 0
+  for _, block in ipairs(payload.blocks or {}) do
+    counts[block.status] = (counts[block.status] or 0) + 1
+    total = total + 1
+  end
+  local active = (counts.running or 0) + (counts.queued or 0)
+  if active > 0 then
+    return string.format("fmplay: running %d of %d", active, total)
+  elseif (counts.failed or 0) > 0 then
+    return string.format("fmplay: %d failed", counts.failed)
+  end
+  return string.format("fmplay: %d results", #(payload.results or {}))
+end
+
+-- The status of a buffer for statuslines: `%{v:lua.require'fmplay'.statusline()}`.
+function M.statusline(bufnr)
+  return M.status[bufnr or vim.api.nvim_get_current_buf()] or ""
+end
+
 -- Virtual texts currently shown in a buffer, as {line = 0-based, text = ...} (for tests and
 -- statuslines).
 function M.virtual_texts(bufnr)
@@ -123,6 +145,7 @@ local function on_results(_, payload)
   end
   local bufnr = vim.uri_to_bufnr(payload.uri)
   M.results[bufnr] = payload
+  M.status[bufnr] = M.summarize(payload)
   -- Draw outside the RPC callback: buffers may not be changed from a fast event.
   vim.schedule(function()
     M.render(bufnr)

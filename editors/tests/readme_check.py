@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Follow the Neovim, Emacs and Vim (vim-lsp) READMEs literally in a clean HOME.
+"""Follow the Neovim, Emacs and Vim (vim-lsp, ALE) READMEs literally in a clean HOME.
 
 For each editor the configuration block of its README is written, unchanged except for
 `/path/to/fmplay` -> this repository, to the file the README names (~/.config/nvim/init.lua,
@@ -9,7 +9,7 @@ For each editor the configuration block of its README is written, unchanged exce
 so `eglot-ensure` connects after the first command) and a timer checks: filetype, server
 attached, the run command, and the result drawn after its call.
 
-Usage: readme_check.py [--server FMPLAY] [--vim-lsp DIR] [neovim|emacs|vim ...]
+Usage: readme_check.py [--server FMPLAY] [--vim-lsp DIR] [neovim|emacs|vim|ale ...]
 Prints one line per editor and exits non-zero if any check failed.
 """
 from __future__ import annotations
@@ -32,9 +32,12 @@ TIMEOUT = 90
 KEY_DELAY = 3
 
 
-def readme_block(editor: str, language: str) -> str:
+def readme_block(editor: str, language: str, section: str = "") -> str:
+    """The first ```language block of the README (after the heading `## section`, if given)."""
     with open(os.path.join(EDITORS, editor, "README.md"), encoding="utf-8") as handle:
         text = handle.read()
+    if section:
+        text = text[text.index(f"## {section}"):]
     match = re.search(rf"```{language}\n(.*?)```", text, re.S)
     if not match:
         raise SystemExit(f"editors/{editor}/README.md has no ```{language} block")
@@ -162,6 +165,33 @@ qall!
     return read_result(result)
 
 
+def check_ale(home: str, env: dict[str, str], work: str) -> str:
+    write(os.path.join(home, ".vimrc"), readme_block("vim", "vim", section="ALE"))
+    with open(os.path.join(work, "p.fmplay"), "a", encoding="utf-8") as handle:
+        handle.write("\nstruct Legacy: Tool {\n    func call(arguments: Arguments) async throws -> ToolOutput { }\n}\n")
+    result = os.path.join(work, "ale-result.txt")
+    write(os.path.join(work, "check.vim"), f"""
+let s:out = []
+function! s:log(msg) abort
+  call add(s:out, a:msg)
+  call writefile(s:out, {result!r})
+endfunction
+call s:log('filetype=' . &filetype)
+let s:i = 0
+while s:i < 200 && empty(ale#engine#GetLoclist(bufnr('%')))
+  sleep 100m
+  let s:i += 1
+endwhile
+let s:list = ale#engine#GetLoclist(bufnr('%'))
+call s:log('client=' . (empty(s:list) ? 'false' : 'true'))
+call s:log('shown=' . (empty(s:list) ? '' : s:list[0].lnum . ': ' . s:list[0].text))
+qall!
+""")
+    in_terminal(f"vim -N -i NONE -c 'call timer_start(300, {{-> execute(\"source {work}/check.vim\")}})' p.fmplay",
+                env, work)
+    return read_result(result)
+
+
 def read_result(path: str) -> str:
     if not os.path.exists(path):
         return "no result (the editor did not reach the check)"
@@ -186,6 +216,8 @@ def main() -> int:
                 outcome = check_neovim(home, env, work)
             elif editor == "emacs":
                 outcome = check_emacs(home, env, work)
+            elif editor == "ale":
+                outcome = check_ale(home, env, work)
             elif editor == "vim":
                 if not args.vim_lsp:
                     raise SystemExit("the vim check needs --vim-lsp DIR")

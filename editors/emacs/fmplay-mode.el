@@ -126,6 +126,7 @@ workspace configuration.  The keys are those of `fmplay lsp --help'."
     (setq-local comment-start-skip "//+\\s-*")
     (setq-local font-lock-defaults '(fmplay--fallback-keywords)))
   (setq-local comment-start "// ")
+  (setq mode-name '("fmplay" (fmplay-status (" [" fmplay-status "]"))))
   (font-lock-add-keywords nil fmplay-font-lock-keywords 'append)
   (when fmplay-settings
     (setq-local eglot-workspace-configuration (list (cons :fmplay fmplay-settings)))))
@@ -137,6 +138,8 @@ workspace configuration.  The keys are those of `fmplay lsp --help'."
 
 (defvar-local fmplay--overlays nil "Overlays showing this buffer's results.")
 (defvar-local fmplay--results nil "The last `fmplay/results' results of this buffer (a list).")
+(defvar-local fmplay-status nil
+  "Short evaluation status of this buffer, shown in the mode line.")
 
 (defun fmplay--get (object key)
   "KEY (a string) of a JSON OBJECT decoded as a plist, an alist or a hash table."
@@ -213,6 +216,19 @@ LINE is 1-based."
 (defvar fmplay-results-hook nil
   "Run in a buffer after its results were updated from `fmplay/results'.")
 
+(defun fmplay--summarize (params)
+  "A short status from the per-block statuses of an `fmplay/results' PARAMS."
+  (let ((counts (make-hash-table :test #'equal)) (total 0))
+    (mapc (lambda (block)
+            (let ((status (fmplay--get block "status")))
+              (puthash status (1+ (gethash status counts 0)) counts)
+              (setq total (1+ total))))
+          (fmplay--get params "blocks"))
+    (let ((active (+ (gethash "running" counts 0) (gethash "queued" counts 0))))
+      (cond ((> active 0) (format "running %d of %d" active total))
+            ((> (gethash "failed" counts 0) 0) (format "%d failed" (gethash "failed" counts 0)))
+            (t (format "%d results" (length (fmplay--get params "results"))))))))
+
 (defun fmplay--handle-results (params)
   "Show the results of an `fmplay/results' notification PARAMS."
   (let* ((uri (fmplay--get params "uri"))
@@ -220,7 +236,9 @@ LINE is 1-based."
     (when buffer
       (with-current-buffer buffer
         (setq fmplay--results (append (fmplay--get params "results") nil))
+        (setq fmplay-status (fmplay--summarize params))
         (fmplay--render)
+        (force-mode-line-update)
         (run-hooks 'fmplay-results-hook)))))
 
 ;;;; Talking to the server (eglot or lsp-mode)

@@ -82,9 +82,9 @@
           (goto-char (point-min))
           (forward-line (1- (car shown)))
           (fmplay-e2e--finish
-           t (format "line %d `%s` shows %s" (car shown)
+           t (format "line %d `%s` shows %s; status: %s" (car shown)
                      (string-trim (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
-                     (cdr shown))))))))
+                     (cdr shown) fmplay-status)))))))
 
 (condition-case err
     (fmplay-e2e--main)

@@ -91,7 +91,8 @@ local function main()
     return finish(false, string.format("line %d shows a failure: %s", shown.line + 1, shown.text))
   end
   local line_text = vim.api.nvim_buf_get_lines(bufnr, shown.line, shown.line + 1, false)[1]
-  finish(true, string.format("line %d `%s` shows %s", shown.line + 1, vim.trim(line_text), shown.text))
+  finish(true, string.format("line %d `%s` shows %s; status: %s", shown.line + 1, vim.trim(line_text), shown.text,
+    fmplay.statusline(bufnr)))
 end
 
 local ok, err = pcall(main)

@@ -1,1 +1,0 @@
-// The Inference module. Its sources are being written; see ARCHITECTURE.md.

@@ -1,0 +1,132 @@
+import Foundation
+
+/// One sequence over a model: its KV cache, activation buffers, and the logits
+/// of the last evaluated token. All buffers are allocated here, once, so
+/// evaluating and sampling tokens does not allocate.
+///
+/// Calls are serialized by a lock, so a session may be handed between tasks,
+/// but one session computes one thing at a time.
+public final class InferenceSession: @unchecked Sendable {
+    public let model: InferenceModel
+    /// Positions the KV cache holds.
+    public let contextSize: Int
+    public let threadCount: Int
+    private let cache: KVCache
+    private let scratch: ForwardScratch
+    private let runner: ParallelRunner
+    private let logitsStorage: UnsafeMutablePointer<Float>
+    private var logitsValid = false
+    private let lock = NSLock()
+
+    init(model: InferenceModel, contextSize: Int, threads: Int, maxBatch: Int) {
+        self.model = model
+        self.contextSize = max(1, contextSize)
+        threadCount = max(1, threads)
+        let configuration = model.configuration
+        cache = KVCache(configuration: configuration, capacity: self.contextSize)
+        scratch = ForwardScratch(configuration: configuration, maxBatch: max(1, min(maxBatch, self.contextSize)),
+                                 contextCapacity: self.contextSize, ropeTables: model.transformer.ropeSettings.count,
+                                 threads: threadCount)
+        runner = ParallelRunner(threadCount: threadCount)
+        logitsStorage = .allocate(capacity: configuration.vocabularySize)
+        logitsStorage.initialize(repeating: 0, count: configuration.vocabularySize)
+    }
+
+    deinit { logitsStorage.deallocate() }
+
+    /// The tokens whose keys and values are in the cache, in order.
+    public var tokens: [Int32] { lock.withLock { cache.tokens } }
+
+    /// How many positions are filled.
+    public var count: Int { lock.withLock { cache.count } }
+
+    /// Bytes the KV cache reserves (pages are touched only as positions fill).
+    public var cacheByteCount: Int { cache.byteCount }
+
+    /// Appends `tokens` after the cached ones, in batches, and computes the
+    /// logits of the last one. Forced tokens (guided generation) go through here.
+    public func evaluate(_ tokens: [Int32]) throws(InferenceError) {
+        lock.lock()
+        defer { lock.unlock() }
+        try evaluateLocked(tokens[...])
+    }
+
+    /// Makes the cache hold exactly `prompt`, reusing the longest cached prefix
+    /// and computing only the rest; the logits are those of the prompt's last
+    /// token. Returns how many tokens were reused.
+    @discardableResult
+    public func prefill(_ prompt: [Int32]) throws(InferenceError) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !prompt.isEmpty else { throw .emptyInput }
+        var reused = cache.sharedPrefixLength(with: prompt)
+        if reused == prompt.count && reused == cache.count && logitsValid {
+            return reused
+        }
+        // The last prompt token is always recomputed so its logits exist.
+        reused = min(reused, prompt.count - 1)
+        cache.truncate(to: reused)
+        logitsValid = false
+        try evaluateLocked(prompt[reused...])
+        return reused
+    }
+
+    /// Forgets every position from `position` on; the logits are lost unless
+    /// nothing was removed.
+    public func truncate(to position: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        if position < cache.count {
+            cache.truncate(to: position)
+            logitsValid = false
+        }
+    }
+
+    /// Empties the cache.
+    public func reset() { truncate(to: 0) }
+
+    /// Calls `body` with the last evaluated token's logits (vocabularySize values).
+    public func withLogits<R>(_ body: (UnsafeBufferPointer<Float>) throws -> R) throws -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        guard logitsValid else { throw InferenceError.noLogits }
+        return try body(UnsafeBufferPointer(start: logitsStorage, count: model.vocabularySize))
+    }
+
+    /// A copy of the last evaluated token's logits.
+    public var logits: [Float] {
+        get throws { try withLogits { Array($0) } }
+    }
+
+    /// Samples the next token from the current logits, restricted to `mask` if given.
+    public func sample(_ sampler: inout Sampler, mask: TokenMask? = nil) throws(InferenceError) -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        guard logitsValid else { throw .noLogits }
+        return try sampler.sample(logits: UnsafeBufferPointer(start: logitsStorage, count: model.vocabularySize), mask: mask)
+    }
+
+    private func evaluateLocked(_ tokens: ArraySlice<Int32>) throws(InferenceError) {
+        guard !tokens.isEmpty else { throw .emptyInput }
+        let vocabularySize = model.vocabularySize
+        for token in tokens where token < 0 || Int(token) >= vocabularySize {
+            throw .invalidToken(token, vocabularySize: vocabularySize)
+        }
+        guard cache.count + tokens.count <= cache.capacity else {
+            throw .contextFull(capacity: cache.capacity, requested: cache.count + tokens.count)
+        }
+        logitsValid = false
+        tokens.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let batch = min(scratch.maxBatch, buffer.count - offset)
+                let isLast = offset + batch == buffer.count
+                model.transformer.forward(tokens: UnsafeBufferPointer(rebasing: buffer[offset..<offset + batch]),
+                                          cache: cache, scratch: scratch, runner: runner,
+                                          logits: isLast ? logitsStorage : nil)
+                offset += batch
+            }
+        }
+        logitsValid = true
+    }
+}

@@ -1,0 +1,160 @@
+import GGUF
+
+/// Reads an architecture's hyperparameters from GGUF metadata, checking each.
+struct ConfigurationReader {
+    let metadata: GGUFMetadata
+    let path: String
+    let prefix: String
+
+    func int(_ key: String, default fallback: Int? = nil) throws(InferenceError) -> Int {
+        let fullKey = prefix + key
+        let value: Int?
+        do {
+            if let array = try? metadata.ints(fullKey) {
+                // Per-block values (some files store arrays): accept when uniform.
+                guard let first = array.first, array.allSatisfy({ $0 == first }) else {
+                    throw InferenceError.invalidMetadata(key: fullKey, reason: "per-block values differ, which is not supported", path: path)
+                }
+                value = first
+            } else {
+                value = try metadata.int(fullKey)
+            }
+        } catch let error as InferenceError {
+            throw error
+        } catch {
+            throw .invalidMetadata(key: fullKey, reason: "\(error)", path: path)
+        }
+        guard let result = value ?? fallback else { throw .missingMetadata(key: fullKey, path: path) }
+        guard result > 0 else { throw .invalidMetadata(key: fullKey, reason: "must be positive, found \(result)", path: path) }
+        return result
+    }
+
+    func float(_ key: String, default fallback: Float? = nil) throws(InferenceError) -> Float {
+        let fullKey = prefix + key
+        let value: Double?
+        do { value = try metadata.double(fullKey) } catch {
+            throw .invalidMetadata(key: fullKey, reason: "\(error)", path: path)
+        }
+        guard let result = value.map(Float.init) ?? fallback else { throw .missingMetadata(key: fullKey, path: path) }
+        guard result.isFinite, result > 0 else { throw .invalidMetadata(key: fullKey, reason: "must be a positive number, found \(result)", path: path) }
+        return result
+    }
+
+    func string(_ key: String) throws(InferenceError) -> String? {
+        do { return try metadata.string(prefix + key) } catch {
+            throw .invalidMetadata(key: prefix + key, reason: "\(error)", path: path)
+        }
+    }
+}
+
+extension ModelConfiguration {
+    /// The configuration of the model in `file`, from its architecture's keys.
+    init(file: GGUFFile, path: String) throws(InferenceError) {
+        let architectureName: String
+        do { architectureName = try file.metadata.requiredString("general.architecture") } catch {
+            throw .missingMetadata(key: "general.architecture", path: path)
+        }
+        guard let architecture = Architecture(rawValue: architectureName) else {
+            throw .unsupportedArchitecture(architectureName, path: path)
+        }
+        let keys = ConfigurationReader(metadata: file.metadata, path: path, prefix: architectureName + ".")
+        let blockCount = try keys.int("block_count")
+        let embeddingLength = try keys.int("embedding_length")
+        let headCount = try keys.int("attention.head_count")
+        let headCountKV = try keys.int("attention.head_count_kv", default: headCount)
+        guard headCount % headCountKV == 0 else {
+            throw .invalidMetadata(key: architectureName + ".attention.head_count_kv",
+                                   reason: "\(headCountKV) does not divide the \(headCount) query heads", path: path)
+        }
+        let headDimension = try keys.int("attention.key_length", default: embeddingLength / headCount)
+        let valueLength = try keys.int("attention.value_length", default: headDimension)
+        guard valueLength == headDimension else {
+            throw .invalidMetadata(key: architectureName + ".attention.value_length",
+                                   reason: "value length \(valueLength) differs from key length \(headDimension), which is not supported", path: path)
+        }
+        let ropeDimensions = try keys.int("rope.dimension_count", default: headDimension)
+        guard ropeDimensions <= headDimension, ropeDimensions % 2 == 0 else {
+            throw .invalidMetadata(key: architectureName + ".rope.dimension_count",
+                                   reason: "\(ropeDimensions) must be even and at most the head dimension \(headDimension)", path: path)
+        }
+        guard let embeddingTensor = file.tensor(named: "token_embd.weight") else {
+            throw .missingTensor(name: "token_embd.weight", path: path)
+        }
+        guard embeddingTensor.dimensions.count >= 2 else {
+            throw .tensorShapeMismatch(name: "token_embd.weight", expected: [embeddingLength, -1], actual: embeddingTensor.dimensions, path: path)
+        }
+
+        var ropeBase = try keys.float("rope.freq_base", default: 10_000)
+        var positionScale: Float = 1
+        switch try keys.string("rope.scaling.type") {
+        case nil, "none":
+            break
+        case "linear":
+            positionScale = 1 / (try keys.float("rope.scaling.factor", default: 1))
+        case let other?:
+            throw .invalidMetadata(key: architectureName + ".rope.scaling.type", reason: "RoPE scaling '\(other)' is not supported (supported: none, linear)", path: path)
+        }
+
+        var blocks = Array(repeating: BlockConfiguration(ropeBase: ropeBase, ropePositionScale: positionScale, slidingWindow: nil), count: blockCount)
+        var activation = FeedForwardActivation.silu
+        var embeddingScale: Float = 1
+        var attentionScale = 1 / Float(headDimension).squareRoot()
+        let ropeOrdering: RoPEOrdering
+        switch architecture {
+        case .llama:
+            ropeOrdering = .adjacentPairs
+        case .qwen2, .qwen3:
+            ropeOrdering = .halves
+        case .gemma3:
+            // Facts from llama.cpp's gemma3 loader: every sixth block is global,
+            // the others use the sliding window with RoPE base 10000 and no scaling.
+            ropeOrdering = .halves
+            activation = .geluTanh
+            embeddingScale = Float(embeddingLength).squareRoot()
+            if blockCount == 62 { attentionScale = 1 / Float(embeddingLength / headCount).squareRoot() }
+            ropeBase = try keys.float("rope.freq_base", default: 1_000_000)
+            let window = try keys.int("attention.sliding_window")
+            for index in 0..<blockCount {
+                if index % 6 < 5 {
+                    blocks[index] = BlockConfiguration(ropeBase: 10_000, ropePositionScale: 1, slidingWindow: window)
+                } else {
+                    blocks[index] = BlockConfiguration(ropeBase: ropeBase, ropePositionScale: positionScale, slidingWindow: nil)
+                }
+            }
+        }
+
+        self.init(
+            architecture: architecture,
+            blockCount: blockCount,
+            embeddingLength: embeddingLength,
+            feedForwardLength: try keys.int("feed_forward_length"),
+            headCount: headCount,
+            headCountKV: headCountKV,
+            headDimension: headDimension,
+            ropeDimensions: ropeDimensions,
+            ropeOrdering: ropeOrdering,
+            normEpsilon: try keys.float("attention.layer_norm_rms_epsilon"),
+            contextLength: try keys.int("context_length", default: 2048),
+            vocabularySize: embeddingTensor.dimensions[1],
+            activation: activation,
+            embeddingScale: embeddingScale,
+            attentionScale: attentionScale,
+            blocks: blocks
+        )
+    }
+}
+
+extension Transformer {
+    /// Builds the transformer over the tensors of a loaded GGUF file (no copies
+    /// of the weight matrices: they stay in the file mapping).
+    init(file: GGUFFile, path: String) throws(InferenceError) {
+        let configuration = try ModelConfiguration(file: file, path: path)
+        let weights = try TransformerWeights(configuration: configuration, path: path) { name in
+            guard let info = file.tensor(named: name) else { return nil }
+            let data = file.data(for: info)
+            return TensorView(name: name, typeCode: info.type.rawValue, typeName: info.type.name,
+                              dimensions: info.dimensions, data: data.baseAddress ?? UnsafeRawPointer(file.storage.base))
+        }
+        self.init(configuration: configuration, weights: weights)
+    }
+}

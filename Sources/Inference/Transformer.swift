@@ -1,0 +1,262 @@
+import Foundation
+
+/// Activation buffers for one forward pass of up to `maxBatch` tokens,
+/// allocated once per session so the token loop does not allocate.
+final class ForwardScratch {
+    let maxBatch: Int
+    let hidden: UnsafeMutablePointer<Float>        // [batch][embedding] residual stream
+    let normed: UnsafeMutablePointer<Float>        // [batch][max(embedding, query)]
+    let query: UnsafeMutablePointer<Float>         // [batch][query]
+    let key: UnsafeMutablePointer<Float>           // [batch][keyValue]
+    let value: UnsafeMutablePointer<Float>         // [batch][keyValue]
+    let attention: UnsafeMutablePointer<Float>     // [batch][query]
+    let projected: UnsafeMutablePointer<Float>     // [batch][embedding]
+    let gate: UnsafeMutablePointer<Float>          // [batch][feedForward]
+    let up: UnsafeMutablePointer<Float>            // [batch][feedForward]
+    let scores: UnsafeMutablePointer<Float>        // [scoreSlots][contextCapacity]
+    let scoreSlots: Int
+    let ropeCos: UnsafeMutablePointer<Float>       // [ropeTables][batch][ropeDimensions/2]
+    let ropeSin: UnsafeMutablePointer<Float>
+    private let all: [UnsafeMutablePointer<Float>]
+
+    init(configuration c: ModelConfiguration, maxBatch: Int, contextCapacity: Int, ropeTables: Int, threads: Int) {
+        self.maxBatch = maxBatch
+        func buffer(_ count: Int) -> UnsafeMutablePointer<Float> {
+            let pointer = UnsafeMutablePointer<Float>.allocate(capacity: max(count, 1))
+            pointer.initialize(repeating: 0, count: max(count, 1))
+            return pointer
+        }
+        hidden = buffer(maxBatch * c.embeddingLength)
+        normed = buffer(maxBatch * max(c.embeddingLength, c.queryDimension))
+        query = buffer(maxBatch * c.queryDimension)
+        key = buffer(maxBatch * c.keyValueDimension)
+        value = buffer(maxBatch * c.keyValueDimension)
+        attention = buffer(maxBatch * c.queryDimension)
+        projected = buffer(maxBatch * c.embeddingLength)
+        gate = buffer(maxBatch * c.feedForwardLength)
+        up = buffer(maxBatch * c.feedForwardLength)
+        scoreSlots = max(1, threads * 4)
+        scores = buffer(scoreSlots * contextCapacity)
+        ropeCos = buffer(ropeTables * maxBatch * c.ropeDimensions / 2)
+        ropeSin = buffer(ropeTables * maxBatch * c.ropeDimensions / 2)
+        all = [hidden, normed, query, key, value, attention, projected, gate, up, scores, ropeCos, ropeSin]
+    }
+
+    deinit { for pointer in all { pointer.deallocate() } }
+}
+
+/// The forward pass of a decoder-only transformer over a KV cache.
+struct Transformer: @unchecked Sendable {
+    let configuration: ModelConfiguration
+    let weights: TransformerWeights
+    /// Distinct RoPE settings and, per block, which one it uses.
+    let ropeSettings: [(base: Float, positionScale: Float)]
+    let ropeSettingOfBlock: [Int]
+    /// Per distinct RoPE setting, ropeDimensions/2 angular frequencies.
+    let inverseFrequencies: [[Double]]
+
+    init(configuration: ModelConfiguration, weights: TransformerWeights) {
+        self.configuration = configuration
+        self.weights = weights
+        var settings: [(base: Float, positionScale: Float)] = []
+        var settingOfBlock: [Int] = []
+        for block in configuration.blocks {
+            if let index = settings.firstIndex(where: { $0.base == block.ropeBase && $0.positionScale == block.ropePositionScale }) {
+                settingOfBlock.append(index)
+            } else {
+                settingOfBlock.append(settings.count)
+                settings.append((block.ropeBase, block.ropePositionScale))
+            }
+        }
+        ropeSettings = settings
+        ropeSettingOfBlock = settingOfBlock
+        let half = configuration.ropeDimensions / 2
+        inverseFrequencies = settings.map { setting in
+            (0..<half).map { i in
+                var frequency = pow(Double(setting.base), -2.0 * Double(i) / Double(configuration.ropeDimensions))
+                if let factors = weights.ropeFrequencyFactors { frequency /= Double(factors[i]) }
+                return frequency * Double(setting.positionScale)
+            }
+        }
+    }
+
+    /// Runs `tokens` (at most `scratch.maxBatch`) at positions `cache.count...`,
+    /// appends their keys/values to the cache and, when `logits` is given,
+    /// writes the last token's logits (vocabularySize floats) there.
+    func forward(tokens: UnsafeBufferPointer<Int32>, cache: KVCache, scratch s: ForwardScratch,
+                 runner: ParallelRunner, logits: UnsafeMutablePointer<Float>?) {
+        let c = configuration
+        let batch = tokens.count
+        precondition(batch > 0 && batch <= s.maxBatch && cache.count + batch <= cache.capacity)
+        let start = cache.count
+        let embedding = c.embeddingLength
+        let queryDimension = c.queryDimension
+        let kvDimension = c.keyValueDimension
+        let headDimension = c.headDimension
+
+        for b in 0..<batch {
+            let row = s.hidden + b * embedding
+            weights.tokenEmbedding.dequantizeRow(Int(tokens[b]), into: row)
+            if c.embeddingScale != 1 {
+                for i in 0..<embedding { row[i] *= c.embeddingScale }
+            }
+        }
+        fillRoPETables(start: start, batch: batch, scratch: s)
+
+        for (blockIndex, block) in weights.blocks.enumerated() {
+            // Attention branch.
+            for b in 0..<batch {
+                rmsNorm(s.hidden + b * embedding, weight: block.attentionNorm, epsilon: c.normEpsilon,
+                        count: embedding, output: s.normed + b * embedding)
+            }
+            matmul(block.query, input: s.normed, output: s.query, batch: batch, runner: runner)
+            matmul(block.key, input: s.normed, output: s.key, batch: batch, runner: runner)
+            matmul(block.value, input: s.normed, output: s.value, batch: batch, runner: runner)
+            for b in 0..<batch {
+                if let bias = block.queryBias { axpy(1, bias, s.query + b * queryDimension, queryDimension) }
+                if let bias = block.keyBias { axpy(1, bias, s.key + b * kvDimension, kvDimension) }
+                if let bias = block.valueBias { axpy(1, bias, s.value + b * kvDimension, kvDimension) }
+            }
+            if let queryNorm = block.queryNorm, let keyNorm = block.keyNorm {
+                for head in 0..<batch * c.headCount {
+                    let q = s.query + head * headDimension
+                    rmsNorm(q, weight: queryNorm, epsilon: c.normEpsilon, count: headDimension, output: q)
+                }
+                for head in 0..<batch * c.headCountKV {
+                    let k = s.key + head * headDimension
+                    rmsNorm(k, weight: keyNorm, epsilon: c.normEpsilon, count: headDimension, output: k)
+                }
+            }
+            let table = ropeSettingOfBlock[blockIndex]
+            applyRoPE(s.query, heads: c.headCount, batch: batch, table: table, scratch: s)
+            applyRoPE(s.key, heads: c.headCountKV, batch: batch, table: table, scratch: s)
+            for b in 0..<batch {
+                for head in 0..<c.headCountKV {
+                    let position = start + b
+                    (cache.keys(block: blockIndex, head: head) + position * headDimension)
+                        .update(from: s.key + b * kvDimension + head * headDimension, count: headDimension)
+                    (cache.values(block: blockIndex, head: head) + position * headDimension)
+                        .update(from: s.value + b * kvDimension + head * headDimension, count: headDimension)
+                }
+            }
+            attend(blockIndex: blockIndex, start: start, batch: batch, cache: cache, scratch: s, runner: runner)
+            matmul(block.output, input: s.attention, output: s.projected, batch: batch, runner: runner)
+            addBranch(block.postAttentionNorm, batch: batch, scratch: s)
+
+            // Feed-forward branch.
+            for b in 0..<batch {
+                rmsNorm(s.hidden + b * embedding, weight: block.feedForwardNorm, epsilon: c.normEpsilon,
+                        count: embedding, output: s.normed + b * embedding)
+            }
+            matmul(block.gate, input: s.normed, output: s.gate, batch: batch, runner: runner)
+            matmul(block.up, input: s.normed, output: s.up, batch: batch, runner: runner)
+            let feedForwardCount = batch * c.feedForwardLength
+            switch c.activation {
+            case .silu:
+                for i in 0..<feedForwardCount { s.gate[i] = silu(s.gate[i]) * s.up[i] }
+            case .geluTanh:
+                for i in 0..<feedForwardCount { s.gate[i] = geluTanh(s.gate[i]) * s.up[i] }
+            }
+            matmul(block.down, input: s.gate, output: s.projected, batch: batch, runner: runner)
+            addBranch(block.postFeedForwardNorm, batch: batch, scratch: s)
+        }
+        cache.append(tokens)
+
+        if let logits {
+            let last = s.hidden + (batch - 1) * embedding
+            rmsNorm(last, weight: weights.outputNorm, epsilon: c.normEpsilon, count: embedding, output: s.normed)
+            matmul(weights.output, input: s.normed, output: logits, batch: 1, runner: runner)
+        }
+    }
+
+    /// hidden += postNorm?(projected)
+    private func addBranch(_ postNorm: UnsafePointer<Float>?, batch: Int, scratch s: ForwardScratch) {
+        let embedding = configuration.embeddingLength
+        for b in 0..<batch {
+            let branch = s.projected + b * embedding
+            if let postNorm {
+                rmsNorm(branch, weight: postNorm, epsilon: configuration.normEpsilon, count: embedding, output: branch)
+            }
+            axpy(1, branch, s.hidden + b * embedding, embedding)
+        }
+    }
+
+    private func fillRoPETables(start: Int, batch: Int, scratch s: ForwardScratch) {
+        let half = configuration.ropeDimensions / 2
+        for (table, frequencies) in inverseFrequencies.enumerated() {
+            for b in 0..<batch {
+                let offset = (table * s.maxBatch + b) * half
+                let position = Double(start + b)
+                for i in 0..<half {
+                    let angle = position * frequencies[i]
+                    s.ropeCos[offset + i] = Float(cos(angle))
+                    s.ropeSin[offset + i] = Float(sin(angle))
+                }
+            }
+        }
+    }
+
+    private func applyRoPE(_ vectors: UnsafeMutablePointer<Float>, heads: Int, batch: Int, table: Int, scratch s: ForwardScratch) {
+        let headDimension = configuration.headDimension
+        let half = configuration.ropeDimensions / 2
+        for b in 0..<batch {
+            let cosines = s.ropeCos + (table * s.maxBatch + b) * half
+            let sines = s.ropeSin + (table * s.maxBatch + b) * half
+            for head in 0..<heads {
+                let x = vectors + (b * heads + head) * headDimension
+                switch configuration.ropeOrdering {
+                case .adjacentPairs:
+                    for i in 0..<half {
+                        let x0 = x[2 * i], x1 = x[2 * i + 1]
+                        x[2 * i] = x0 * cosines[i] - x1 * sines[i]
+                        x[2 * i + 1] = x0 * sines[i] + x1 * cosines[i]
+                    }
+                case .halves:
+                    for i in 0..<half {
+                        let x0 = x[i], x1 = x[i + half]
+                        x[i] = x0 * cosines[i] - x1 * sines[i]
+                        x[i + half] = x0 * sines[i] + x1 * cosines[i]
+                    }
+                }
+            }
+        }
+    }
+
+    /// Causal (optionally windowed) attention of the batch's queries over the cache.
+    private func attend(blockIndex: Int, start: Int, batch: Int, cache: KVCache, scratch s: ForwardScratch, runner: ParallelRunner) {
+        let c = configuration
+        let headDimension = c.headDimension
+        let group = c.headCount / c.headCountKV
+        let window = c.blocks[blockIndex].slidingWindow
+        let scale = c.attentionScale
+        let items = batch * c.headCount
+        let chunks = min(items, s.scoreSlots)
+        let capacity = cache.capacity
+        runner.run(chunks: chunks) { chunk in
+            let scores = s.scores + chunk * capacity
+            var item = chunk * items / chunks
+            let end = (chunk + 1) * items / chunks
+            while item < end {
+                let b = item / c.headCount
+                let head = item % c.headCount
+                let kvHead = head / group
+                let position = start + b
+                let first = window.map { max(0, position - $0 + 1) } ?? 0
+                let count = position - first + 1
+                let q = s.query + item * headDimension
+                let keys = cache.keys(block: blockIndex, head: kvHead) + first * headDimension
+                for p in 0..<count {
+                    scores[p] = dot(q, keys + p * headDimension, headDimension) * scale
+                }
+                softmax(scores, count)
+                let out = s.attention + item * headDimension
+                out.update(repeating: 0, count: headDimension)
+                let values = cache.values(block: blockIndex, head: kvHead) + first * headDimension
+                for p in 0..<count {
+                    axpy(scores[p], values + p * headDimension, out, headDimension)
+                }
+                item += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Inference
+import XCTest
+
+/// Greedy decoding of real models against llama.cpp's greedy continuations.
+/// Tokens must match exactly up to the first step where llama.cpp's top-2
+/// log-probability gap is under 0.3 (there its own configurations disagree);
+/// at that step our token must be one of its top two. Up to there, our
+/// log-probability of the chosen token must be within 0.3 of llama.cpp's.
+final class InferenceGreedyReferenceTests: XCTestCase {
+    func testSmolLM2GreedyMatchesLlamaCpp() throws {
+        try checkGreedy(modelPath: try InferenceTestModels.smolLM2Path(),
+                        reference: InferenceTestModels.referenceDirectory + "/llamacpp/greedy.json")
+    }
+
+    func testGemma3GreedyMatchesLlamaCpp() throws {
+        try checkGreedy(modelPath: try InferenceTestModels.gemma3Path(),
+                        reference: InferenceTestModels.referenceDirectory + "/llamacpp-gemma3/greedy.json")
+    }
+
+    private func checkGreedy(modelPath: String, reference: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let model = try InferenceModel(path: modelPath)
+        let cases = try GreedyReferenceCase.load(reference)
+        XCTAssertFalse(cases.isEmpty)
+        for referenceCase in cases {
+            let session = model.makeSession(contextSize: 512)
+            try session.prefill(referenceCase.promptIds)
+            var sampler = Sampler(parameters: .greedy, vocabularySize: model.vocabularySize)
+            for (index, step) in referenceCase.steps.enumerated() {
+                let token = try session.sample(&sampler)
+                let logits = try session.logits
+                let logprob = Self.logSoftmax(logits, at: Int(token))
+                if step.topTwoGap < 0.3 {
+                    XCTAssertTrue(step.top.prefix(2).contains { $0.0 == token },
+                                  "\(referenceCase.id) step \(index): token \(token) is not in llama.cpp's top 2 \(step.top.prefix(2))",
+                                  file: file, line: line)
+                    break
+                }
+                guard token == step.token else {
+                    XCTFail("\(referenceCase.id) step \(index): token \(token) (logprob \(logprob)), llama.cpp chose \(step.token); its top 5: \(step.top)",
+                            file: file, line: line)
+                    break
+                }
+                XCTAssertEqual(logprob, step.top[0].1, accuracy: 0.3, "\(referenceCase.id) step \(index): logprob of \(token)",
+                               file: file, line: line)
+                try session.evaluate([token])
+            }
+        }
+    }
+
+    static func logSoftmax(_ logits: [Float], at index: Int) -> Double {
+        let maximum = Double(logits.max()!)
+        let total = logits.reduce(0.0) { $0 + exp(Double($1) - maximum) }
+        return Double(logits[index]) - maximum - log(total)
+    }
+}

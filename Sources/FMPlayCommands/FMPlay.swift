@@ -5,8 +5,27 @@ public struct FMPlay: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "fmplay",
         abstract: "Check, run and serve FoundationModels prompt files on an embedded model.",
-        subcommands: []
+        subcommands: [
+            LintCommand.self,
+            SchemaCommand.self,
+        ]
     )
 
     public init() {}
+
+    /// Parses the command line and runs the chosen subcommand. (Calling
+    /// `FMPlay.main()` from top-level code resolves to the synchronous
+    /// overload, which refuses async commands.)
+    public static func runFromCommandLine() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

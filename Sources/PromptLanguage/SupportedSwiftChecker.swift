@@ -1,4 +1,594 @@
-/// FM306/FM307: the Swift subset prompt files support.
-public enum SupportedSwiftChecker {
-    static func check(file: PromptFile) -> [Diagnostic] { [] }
+import SwiftSyntax
+
+/// FM306/FM307: the Swift subset prompt files support, so that anything the
+/// evaluator would not interpret is an error at its exact range instead of
+/// being silently ignored.
+///
+/// Supported (what the evaluator interprets):
+/// - Top level: `import`, struct/enum/class/actor/protocol declarations
+///   (stored properties, enum cases, nested types, computed properties, and
+///   a tool's `call(arguments:)`), `let`/`var` constants, `#Playground` blocks.
+/// - Statements: `let`/`var`, assignment (`=`, `+=`, `-=`, `*=`, `/=`),
+///   `for`-`in` (also `for try await`, with `where`), `if`/`else` (with
+///   `if let` and `if case`), `switch` (enum case patterns with `let`
+///   bindings, literals, `default`, `where`), `do`/`catch`, `return`,
+///   `break`, `continue`, `throw`, expression statements.
+/// - Expressions: literals (strings with interpolation, multi-line and raw
+///   strings, numbers, booleans, nil, arrays, dictionaries), names, member
+///   access (also `?.` and `!`), calls with labelled arguments (struct values
+///   by memberwise init, `print`, sessions, `respond`/`streamResponse`,
+///   `GenerationOptions`...), subscripts, `try`/`try?`/`try!`, `await`, the
+///   operators `+ - * / % == != < > <= >= && || ?? ... ..<`, prefix `-` and
+///   `!`, the ternary operator, parentheses, and trailing-closure builders
+///   `Instructions { }`, `Prompt { }`, `LanguageModelSession { }` and
+///   `respond { }`/`streamResponse { }`.
+public struct SupportedSwiftChecker {
+    public static let binaryOperators: Set<String> = [
+        "+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">=", "&&", "||", "??", "...", "..<",
+        "=", "+=", "-=", "*=", "/=",
+    ]
+    /// Calls whose trailing closure is a result builder the evaluator runs.
+    public static let builderCallees: Set<String> = ["Instructions", "Prompt", "LanguageModelSession"]
+    public static let builderMethods: Set<String> = ["respond", "streamResponse"]
+
+    let source: SourceText
+    private(set) var diagnostics: [Diagnostic] = []
+
+    public init(source: SourceText) {
+        self.source = source
+    }
+
+    /// Checks a whole file.
+    public static func check(file: PromptFile) -> [Diagnostic] {
+        var checker = SupportedSwiftChecker(source: file.source)
+        checker.checkTopLevel(file.syntax.statements)
+        return checker.diagnostics
+    }
+
+    /// Checks the statements of one block (a `#Playground` body, a tool's
+    /// `call` body) and returns what is not supported.
+    public static func check(statements: CodeBlockItemListSyntax, source: SourceText) -> [Diagnostic] {
+        var checker = SupportedSwiftChecker(source: source)
+        checker.checkStatements(statements)
+        return checker.diagnostics
+    }
+
+    private mutating func unsupported(_ node: some SyntaxProtocol, _ what: String, _ fix: String) {
+        diagnostics.append(Diagnostic(.unsupportedSwift, at: source.range(of: node), "\(what) is not supported in prompt files; \(fix)"))
+    }
+
+    // MARK: Top level and declarations
+
+    private mutating func checkTopLevel(_ items: CodeBlockItemListSyntax) {
+        for item in items {
+            switch item.item {
+            case .decl(let decl):
+                if let macro = decl.as(MacroExpansionDeclSyntax.self) {
+                    checkTopLevelMacro(name: macro.macroName.text, node: macro, arguments: macro.arguments, closure: macro.trailingClosure)
+                } else if let variable = decl.as(VariableDeclSyntax.self) {
+                    checkConstant(variable)
+                } else {
+                    checkDeclaration(decl, inType: false)
+                }
+            case .expr(let expression):
+                if let macro = expression.as(MacroExpansionExprSyntax.self) {
+                    checkTopLevelMacro(name: macro.macroName.text, node: macro, arguments: macro.arguments, closure: macro.trailingClosure)
+                } else {
+                    outsidePlayground(expression)
+                }
+            case .stmt(let statement):
+                outsidePlayground(statement)
+            }
+        }
+    }
+
+    private mutating func outsidePlayground(_ node: some SyntaxProtocol) {
+        guard !node.hasError else { return }
+        diagnostics.append(Diagnostic(
+            .statementOutsidePlayground, at: source.range(of: node),
+            "code outside #Playground blocks is not run; move it into a '#Playground { ... }' block"))
+    }
+
+    private mutating func checkTopLevelMacro(name: String, node: some SyntaxProtocol, arguments: LabeledExprListSyntax, closure: ClosureExprSyntax?) {
+        guard name == "Playground" else {
+            unsupported(node, "the macro '#\(name)'", "only #Playground blocks are supported at top level")
+            return
+        }
+        for argument in arguments {
+            if let body = argument.expression.as(ClosureExprSyntax.self) {
+                checkStatements(body.statements)
+            } else if argument.label != nil || SyntaxReading.literal(argument.expression)?.stringValue == nil {
+                unsupported(argument, "this #Playground argument", "write #Playground { ... } or #Playground(\"name\") { ... }")
+            }
+        }
+        if let closure {
+            if let signature = closure.signature { unsupported(signature, "a closure signature on #Playground", "remove it") }
+            checkStatements(closure.statements)
+        }
+    }
+
+    /// A top-level constant: static data only. Model calls belong in blocks.
+    private mutating func checkConstant(_ variable: VariableDeclSyntax) {
+        checkModifiers(variable)
+        for binding in variable.bindings {
+            guard let initializer = binding.initializer else { continue }
+            let finder = EffectFinder(viewMode: .sourceAccurate)
+            finder.walk(initializer.value)
+            if finder.found {
+                outsidePlayground(variable)
+                return
+            }
+            checkPattern(binding.pattern, allowBindings: false)
+            checkExpression(initializer.value)
+        }
+    }
+
+    private mutating func checkModifiers(_ variable: VariableDeclSyntax) {
+        if let attribute = variable.attributes.first {
+            if case .attribute(let attr) = attribute, SyntaxReading.attributeName(attr) == "Guide" {
+            } else {
+                unsupported(attribute, "the attribute '\(attribute.trimmedDescription)'", "remove it")
+            }
+        }
+        for modifier in variable.modifiers {
+            switch modifier.name.tokenKind {
+            case .keyword(.static), .keyword(.private), .keyword(.fileprivate), .keyword(.public), .keyword(.internal),
+                .keyword(.nonisolated):
+                continue
+            default:
+                unsupported(modifier, "the modifier '\(modifier.trimmedDescription)'", "remove it")
+            }
+        }
+    }
+
+    private mutating func checkDeclaration(_ decl: DeclSyntax, inType: Bool, inTool: Bool = false) {
+        if decl.is(ImportDeclSyntax.self) {
+            if inType { unsupported(decl, "an import inside a type", "move it to the top of the file") }
+            return
+        }
+        if decl.is(TypeAliasDeclSyntax.self) { return }
+        let members: MemberBlockSyntax?
+        var isTool = false
+        if let node = decl.as(StructDeclSyntax.self) {
+            members = node.memberBlock
+            isTool = Self.conformsToTool(node.inheritanceClause)
+        } else if let node = decl.as(EnumDeclSyntax.self) {
+            members = node.memberBlock
+        } else if let node = decl.as(ClassDeclSyntax.self) {
+            members = node.memberBlock
+            isTool = Self.conformsToTool(node.inheritanceClause)
+        } else if let node = decl.as(ActorDeclSyntax.self) {
+            members = node.memberBlock
+        } else if let node = decl.as(ProtocolDeclSyntax.self) {
+            members = node.memberBlock
+        } else if let function = decl.as(FunctionDeclSyntax.self) {
+            checkFunction(function, inTool: inTool)
+            return
+        } else if let variable = decl.as(VariableDeclSyntax.self) {
+            checkMemberVariable(variable)
+            return
+        } else if decl.is(EnumCaseDeclSyntax.self) {
+            return
+        } else if decl.is(ExtensionDeclSyntax.self) {
+            unsupported(decl, "an extension", "declare members in the type itself")
+            return
+        } else if decl.is(InitializerDeclSyntax.self) {
+            unsupported(decl, "an explicit initializer", "remove it; structs get a memberwise initializer")
+            return
+        } else if decl.hasError {
+            return
+        } else {
+            unsupported(decl, "this declaration", "prompt files declare structs, enums, tools, constants and #Playground blocks")
+            return
+        }
+        for member in members?.members ?? [] {
+            checkDeclaration(member.decl, inType: true, inTool: isTool)
+        }
+    }
+
+    private static func conformsToTool(_ clause: InheritanceClauseSyntax?) -> Bool {
+        clause?.inheritedTypes.contains { ["Tool", "FoundationModels.Tool"].contains($0.type.trimmedDescription) } ?? false
+    }
+
+    private mutating func checkFunction(_ function: FunctionDeclSyntax, inTool: Bool) {
+        guard inTool, function.name.text == "call" else {
+            unsupported(function.name, "the function '\(function.name.text)'", inTool
+                ? "a tool's only method is call(arguments:); inline the code there"
+                : "put the code in a #Playground block, or in a tool's call(arguments:)")
+            return
+        }
+        if let body = function.body { checkStatements(body.statements) }
+    }
+
+    private mutating func checkMemberVariable(_ variable: VariableDeclSyntax) {
+        checkModifiers(variable)
+        for binding in variable.bindings {
+            checkPattern(binding.pattern, allowBindings: false)
+            if let initializer = binding.initializer { checkExpression(initializer.value) }
+            if let accessors = binding.accessorBlock {
+                switch accessors.accessors {
+                case .getter(let statements):
+                    checkStatements(statements)
+                case .accessors(let list):
+                    for accessor in list {
+                        if accessor.accessorSpecifier.tokenKind == .keyword(.get), let body = accessor.body {
+                            checkStatements(body.statements)
+                        } else {
+                            unsupported(accessor, "the accessor '\(accessor.accessorSpecifier.text)'", "use a stored property or a get-only computed property")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Statements
+
+    mutating func checkStatements(_ items: CodeBlockItemListSyntax) {
+        for item in items {
+            switch item.item {
+            case .decl(let decl): checkLocalDeclaration(decl)
+            case .stmt(let statement): checkStatement(statement)
+            case .expr(let expression): checkExpression(expression)
+            }
+        }
+    }
+
+    private mutating func checkLocalDeclaration(_ decl: DeclSyntax) {
+        if let variable = decl.as(VariableDeclSyntax.self) {
+            if let attribute = variable.attributes.first {
+                unsupported(attribute, "the attribute '\(attribute.trimmedDescription)'", "remove it")
+            }
+            for modifier in variable.modifiers { unsupported(modifier, "the modifier '\(modifier.trimmedDescription)'", "remove it") }
+            for binding in variable.bindings {
+                checkPattern(binding.pattern, allowBindings: false)
+                if let accessors = binding.accessorBlock {
+                    unsupported(accessors, "a computed local variable", "assign the value with 'let'")
+                }
+                if let initializer = binding.initializer { checkExpression(initializer.value) }
+            }
+        } else if let macro = decl.as(MacroExpansionDeclSyntax.self) {
+            unsupported(macro, "the macro '#\(macro.macroName.text)' inside a block", macro.macroName.text == "Playground" ? "#Playground blocks cannot nest; move it to top level" : "remove it")
+        } else if decl.is(FunctionDeclSyntax.self) {
+            unsupported(decl, "a local function", "inline its code")
+        } else if decl.hasError {
+            return
+        } else {
+            unsupported(decl, "a declaration inside a block", "declare types at top level")
+        }
+    }
+
+    private mutating func checkStatement(_ statement: StmtSyntax) {
+        if let expression = statement.as(ExpressionStmtSyntax.self) {
+            checkExpression(expression.expression)
+        } else if let forIn = statement.as(ForStmtSyntax.self) {
+            if let caseKeyword = forIn.caseKeyword { unsupported(caseKeyword, "'for case'", "use 'for x in ...' with an 'if case' inside") }
+            checkPattern(forIn.pattern, allowBindings: false)
+            checkExpression(forIn.sequence)
+            if let whereClause = forIn.whereClause { checkExpression(whereClause.condition) }
+            checkStatements(forIn.body.statements)
+        } else if let doStatement = statement.as(DoStmtSyntax.self) {
+            checkStatements(doStatement.body.statements)
+            for clause in doStatement.catchClauses {
+                for item in clause.catchItems {
+                    if let pattern = item.pattern { checkPattern(pattern, allowBindings: true) }
+                    if let whereClause = item.whereClause { checkExpression(whereClause.condition) }
+                }
+                checkStatements(clause.body.statements)
+            }
+        } else if let returnStatement = statement.as(ReturnStmtSyntax.self) {
+            if let value = returnStatement.expression { checkExpression(value) }
+        } else if let throwStatement = statement.as(ThrowStmtSyntax.self) {
+            checkExpression(throwStatement.expression)
+        } else if statement.is(BreakStmtSyntax.self) || statement.is(ContinueStmtSyntax.self) {
+            return
+        } else if statement.is(GuardStmtSyntax.self) {
+            unsupported(statement.firstToken(viewMode: .sourceAccurate)!, "'guard'", "use 'if' with an 'else' branch")
+        } else if statement.is(WhileStmtSyntax.self) || statement.is(RepeatStmtSyntax.self) {
+            unsupported(statement.firstToken(viewMode: .sourceAccurate)!, "a '\(statement.firstToken(viewMode: .sourceAccurate)!.text)' loop", "use 'for x in ...' over an array or a range such as 1...3")
+        } else if statement.is(DeferStmtSyntax.self) {
+            unsupported(statement.firstToken(viewMode: .sourceAccurate)!, "'defer'", "write the code at the end of the block")
+        } else if statement.hasError || statement.is(MissingStmtSyntax.self) {
+            return
+        } else {
+            unsupported(statement, "this statement", "use let/var, for-in, if, switch or do/catch")
+        }
+    }
+
+    // MARK: Expressions
+
+    mutating func checkExpression(_ expression: ExprSyntax) {
+        if expression.is(MissingExprSyntax.self) { return }
+        if let string = expression.as(StringLiteralExprSyntax.self) {
+            for segment in string.segments {
+                if case .expressionSegment(let interpolation) = segment {
+                    for argument in interpolation.expressions {
+                        if argument.label != nil {
+                            unsupported(argument, "a labelled interpolation", "interpolate a plain value: \\(value)")
+                        }
+                        checkExpression(argument.expression)
+                    }
+                }
+            }
+            return
+        }
+        if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
+            || expression.is(BooleanLiteralExprSyntax.self) || expression.is(NilLiteralExprSyntax.self)
+            || expression.is(DeclReferenceExprSyntax.self) || expression.is(DiscardAssignmentExprSyntax.self)
+            || expression.is(SuperExprSyntax.self)
+        {
+            return
+        }
+        if let array = expression.as(ArrayExprSyntax.self) {
+            for element in array.elements { checkExpression(element.expression) }
+            return
+        }
+        if let dictionary = expression.as(DictionaryExprSyntax.self) {
+            if case .elements(let elements) = dictionary.content {
+                for element in elements {
+                    checkExpression(element.key)
+                    checkExpression(element.value)
+                }
+            }
+            return
+        }
+        if let member = expression.as(MemberAccessExprSyntax.self) {
+            if let base = member.base { checkExpression(base) }
+            return
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            checkCall(call)
+            return
+        }
+        if let subscriptCall = expression.as(SubscriptCallExprSyntax.self) {
+            checkExpression(subscriptCall.calledExpression)
+            for argument in subscriptCall.arguments { checkExpression(argument.expression) }
+            if let closure = subscriptCall.trailingClosure { unsupported(closure, "a closure", "compute the value first") }
+            return
+        }
+        if let tryExpression = expression.as(TryExprSyntax.self) {
+            checkExpression(tryExpression.expression)
+            return
+        }
+        if let awaitExpression = expression.as(AwaitExprSyntax.self) {
+            checkExpression(awaitExpression.expression)
+            return
+        }
+        if let sequence = expression.as(SequenceExprSyntax.self) {
+            for element in sequence.elements { checkSequenceElement(element) }
+            return
+        }
+        if let infix = expression.as(InfixOperatorExprSyntax.self) {
+            checkExpression(infix.leftOperand)
+            checkSequenceElement(infix.operator)
+            checkExpression(infix.rightOperand)
+            return
+        }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self) {
+            if prefix.operator.text != "-" && prefix.operator.text != "!" {
+                unsupported(prefix.operator, "the operator '\(prefix.operator.text)'", "use -, ! or the arithmetic and comparison operators")
+            }
+            checkExpression(prefix.expression)
+            return
+        }
+        if let tuple = expression.as(TupleExprSyntax.self) {
+            if tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
+                checkExpression(only.expression)
+            } else {
+                unsupported(tuple, "a tuple", "use a struct value, an array or separate constants")
+            }
+            return
+        }
+        if let ternary = expression.as(TernaryExprSyntax.self) {
+            checkExpression(ternary.condition)
+            checkExpression(ternary.thenExpression)
+            checkExpression(ternary.elseExpression)
+            return
+        }
+        if let unwrap = expression.as(ForceUnwrapExprSyntax.self) {
+            checkExpression(unwrap.expression)
+            return
+        }
+        if let chain = expression.as(OptionalChainingExprSyntax.self) {
+            checkExpression(chain.expression)
+            return
+        }
+        if let ifExpression = expression.as(IfExprSyntax.self) {
+            checkIf(ifExpression)
+            return
+        }
+        if let switchExpression = expression.as(SwitchExprSyntax.self) {
+            checkSwitch(switchExpression)
+            return
+        }
+        if let closure = expression.as(ClosureExprSyntax.self) {
+            unsupported(closure, "a closure", "closures are only supported as Instructions { }, Prompt { } and respond { } builders; use a for-in loop instead of map/filter")
+            return
+        }
+        if let macro = expression.as(MacroExpansionExprSyntax.self) {
+            unsupported(macro, "the macro '#\(macro.macroName.text)' here", macro.macroName.text == "Playground" ? "#Playground blocks cannot nest; move it to top level" : "remove it")
+            return
+        }
+        if expression.is(KeyPathExprSyntax.self) {
+            unsupported(expression, "a key path", "access the member directly")
+            return
+        }
+        if expression.is(RegexLiteralExprSyntax.self) {
+            unsupported(expression, "a regex literal in code", "regexes are supported in @Guide(.pattern(...)) only")
+            return
+        }
+        if expression.is(AsExprSyntax.self) || expression.is(IsExprSyntax.self) {
+            unsupported(expression, "a type cast", "use values of the declared types")
+            return
+        }
+        if expression.hasError { return }
+        unsupported(expression, "the expression '\(Self.shortText(expression))'", "see the supported subset in ARCHITECTURE.md")
+    }
+
+    private mutating func checkSequenceElement(_ element: ExprSyntax) {
+        if let op = element.as(BinaryOperatorExprSyntax.self) {
+            if !Self.binaryOperators.contains(op.operator.text) {
+                unsupported(op, "the operator '\(op.operator.text)'", "use + - * / % == != < > <= >= && || ?? ... ..<")
+            }
+        } else if element.is(AssignmentExprSyntax.self) {
+            return
+        } else if let ternary = element.as(UnresolvedTernaryExprSyntax.self) {
+            checkExpression(ternary.thenExpression)
+        } else if element.is(UnresolvedAsExprSyntax.self) || element.is(UnresolvedIsExprSyntax.self) {
+            unsupported(element, "the type cast '\(element.trimmedDescription)'", "use values of the declared types")
+        } else if element.is(TypeExprSyntax.self) {
+            return
+        } else {
+            checkExpression(element)
+        }
+    }
+
+    private mutating func checkCall(_ call: FunctionCallExprSyntax) {
+        let callee = call.calledExpression
+        if !(callee.is(DeclReferenceExprSyntax.self) || callee.is(MemberAccessExprSyntax.self)) {
+            if let specialized = callee.as(GenericSpecializationExprSyntax.self) {
+                unsupported(specialized.genericArgumentClause, "an explicit generic argument", "write the value as a literal, such as [] or [:] with a type annotation")
+            } else {
+                checkExpression(callee)
+            }
+        } else {
+            checkExpression(callee)
+        }
+        for argument in call.arguments { checkExpression(argument.expression) }
+        var builderAllowed = false
+        if let reference = callee.as(DeclReferenceExprSyntax.self) {
+            builderAllowed = Self.builderCallees.contains(reference.baseName.text)
+        } else if let member = callee.as(MemberAccessExprSyntax.self) {
+            builderAllowed = Self.builderMethods.contains(member.declName.baseName.text)
+                || (member.declName.baseName.text == "init" && Self.builderCallees.contains(member.base?.trimmedDescription ?? ""))
+        }
+        let closures = (call.trailingClosure.map { [$0] } ?? []) + call.additionalTrailingClosures.map(\.closure)
+        for closure in closures {
+            if builderAllowed {
+                if let signature = closure.signature { unsupported(signature, "a builder closure signature", "remove it") }
+                checkStatements(closure.statements)
+            } else {
+                unsupported(closure, "a trailing closure", "closures are only supported as Instructions { }, Prompt { } and respond { } builders; use a for-in loop instead of map/filter")
+            }
+        }
+    }
+
+    private mutating func checkIf(_ ifExpression: IfExprSyntax) {
+        for condition in ifExpression.conditions {
+            switch condition.condition {
+            case .expression(let expression):
+                checkExpression(expression)
+            case .optionalBinding(let binding):
+                checkPattern(binding.pattern, allowBindings: false)
+                if let initializer = binding.initializer { checkExpression(initializer.value) }
+            case .matchingPattern(let matching):
+                checkPattern(matching.pattern, allowBindings: true)
+                checkExpression(matching.initializer.value)
+            case .availability:
+                unsupported(condition, "an availability condition", "remove the check; prompt files always run on fmplay's runtime")
+            @unknown default:
+                unsupported(condition, "this condition", "use a Boolean expression or 'if let'")
+            }
+        }
+        checkStatements(ifExpression.body.statements)
+        switch ifExpression.elseBody {
+        case .ifExpr(let elseIf)?: checkIf(elseIf)
+        case .codeBlock(let block)?: checkStatements(block.statements)
+        case nil: break
+        }
+    }
+
+    private mutating func checkSwitch(_ switchExpression: SwitchExprSyntax) {
+        checkExpression(switchExpression.subject)
+        for element in switchExpression.cases {
+            switch element {
+            case .switchCase(let switchCase):
+                if case .case(let label) = switchCase.label {
+                    for item in label.caseItems {
+                        checkPattern(item.pattern, allowBindings: true)
+                        if let whereClause = item.whereClause { checkExpression(whereClause.condition) }
+                    }
+                }
+                checkStatements(switchCase.statements)
+            case .ifConfigDecl(let config):
+                unsupported(config, "#if", "remove the conditional compilation")
+            }
+        }
+    }
+
+    // MARK: Patterns
+
+    private mutating func checkPattern(_ pattern: PatternSyntax, allowBindings: Bool) {
+        if pattern.is(IdentifierPatternSyntax.self) || pattern.is(WildcardPatternSyntax.self) || pattern.is(MissingPatternSyntax.self) {
+            return
+        }
+        if let binding = pattern.as(ValueBindingPatternSyntax.self), allowBindings {
+            checkPattern(binding.pattern, allowBindings: true)
+            return
+        }
+        if let expressionPattern = pattern.as(ExpressionPatternSyntax.self), allowBindings {
+            checkCasePattern(expressionPattern.expression)
+            return
+        }
+        if pattern.is(TuplePatternSyntax.self) {
+            unsupported(pattern, "a tuple pattern", "bind one value per 'let'")
+            return
+        }
+        unsupported(pattern, "the pattern '\(pattern.trimmedDescription)'", "use a name, '_', or an enum case such as .unavailable(let reason)")
+    }
+
+    /// `case .available`, `case .unavailable(let reason)`, literals and
+    /// qualified cases such as `LanguageModelSession.GenerationError.exceededContextWindowSize`.
+    private mutating func checkCasePattern(_ expression: ExprSyntax) {
+        if let call = expression.as(FunctionCallExprSyntax.self), call.calledExpression.is(MemberAccessExprSyntax.self) {
+            for argument in call.arguments {
+                if let inner = argument.expression.as(PatternExprSyntax.self) {
+                    checkPattern(inner.pattern, allowBindings: true)
+                } else {
+                    checkCasePattern(argument.expression)
+                }
+            }
+            return
+        }
+        if let inner = expression.as(PatternExprSyntax.self) {
+            checkPattern(inner.pattern, allowBindings: true)
+            return
+        }
+        if let sequence = expression.as(SequenceExprSyntax.self), SyntaxReading.rangeOperands(expression) != nil {
+            for element in sequence.elements { checkSequenceElement(element) }
+            return
+        }
+        checkExpression(expression)
+    }
+
+    private static func shortText(_ node: some SyntaxProtocol) -> String {
+        let text = node.trimmedDescription
+        let firstLine = text.prefix { $0 != "\n" }
+        return firstLine.count > 40 ? firstLine.prefix(40) + "..." : String(firstLine)
+    }
+}
+
+/// Whether a subtree awaits, tries or calls a model: such code belongs in a
+/// `#Playground` block.
+private final class EffectFinder: SyntaxVisitor {
+    var found = false
+
+    override func visit(_ node: AwaitExprSyntax) -> SyntaxVisitorContinueKind {
+        found = true
+        return .skipChildren
+    }
+
+    override func visit(_ node: TryExprSyntax) -> SyntaxVisitorContinueKind {
+        found = true
+        return .skipChildren
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        let callee = node.calledExpression.trimmedDescription
+        if callee == "LanguageModelSession" || callee == "print" || callee.hasSuffix(".respond") || callee.hasSuffix(".streamResponse") {
+            found = true
+            return .skipChildren
+        }
+        return .visitChildren
+    }
 }

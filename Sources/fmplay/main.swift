@@ -1,3 +1,3 @@
 import FMPlayCommands
 
-await FMPlay.main()
+await FMPlay.runFromCommandLine()

@@ -4,8 +4,19 @@ import PackageDescription
 // Engine targets are compiled with optimisation and the CPU features of the
 // machines fmplay targets (x86-64-v3: AVX2, FMA, F16C), even in debug builds,
 // because a debug-built transformer is too slow to test.
+// `-Xcc -march=...` sets the target features of Swift code generation too
+// (a plain `-target-cpu` needs an LLVM CPU name; x86-64-v3 is not one).
+#if arch(x86_64)
+let cpuFlags = ["-Xcc", "-march=x86-64-v3"]
+#else
+let cpuFlags: [String] = []
+#endif
 let engineFlags: [SwiftSetting] = [
-    .unsafeFlags(["-Ounchecked"]),
+    .unsafeFlags(["-Ounchecked"] + cpuFlags),
+]
+// Kernels also calls a few x86 SIMD intrinsics through the Builtin module.
+let kernelFlags: [SwiftSetting] = [
+    .unsafeFlags(["-Ounchecked", "-enable-builtin-module"] + cpuFlags),
 ]
 
 let package = Package(
@@ -29,7 +40,7 @@ let package = Package(
         // The engine: knows nothing of prompt files.
         .target(name: "GGUF", swiftSettings: engineFlags),
         .target(name: "Tokenizer", dependencies: ["GGUF"], swiftSettings: engineFlags),
-        .target(name: "Kernels", swiftSettings: engineFlags),
+        .target(name: "Kernels", swiftSettings: kernelFlags),
         .target(name: "Inference", dependencies: ["GGUF", "Tokenizer", "Kernels"], swiftSettings: engineFlags),
         .target(name: "Guidance", dependencies: ["Schema"], swiftSettings: engineFlags),
 

@@ -1,1 +1,0 @@
-// The Kernels module. Its sources are being written; see ARCHITECTURE.md.

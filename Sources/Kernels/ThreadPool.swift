@@ -1,0 +1,176 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A persistent pool of worker threads for data-parallel loops.
+///
+/// `parallelFor` splits `0..<count` into chunks that the caller and the workers
+/// claim dynamically. Which thread runs a chunk varies from call to call, so
+/// bodies must compute each index independently of the chunking (the matrix
+/// kernels compute every output row in one thread with a fixed operation
+/// order, which makes results identical for every thread count).
+///
+/// Workers spin briefly after each loop (operations in a transformer follow
+/// each other within microseconds), then park on a condition variable.
+/// Threads are created once, in `init`, and joined in `deinit`.
+/// A `parallelFor` issued while another is running (from inside a body or from
+/// a second thread) runs serially on its caller.
+public final class ThreadPool: @unchecked Sendable {
+    public typealias Body = (Range<Int>) -> Void
+
+    /// Threads taking part in each loop, the caller included.
+    public let threadCount: Int
+
+    /// Cores this process may run on.
+    public static var availableCores: Int {
+        return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }
+
+    // Upper 32 bits: generation of the current loop; lower 32: next chunk to claim.
+    private let cursor = Atomic<Int>(0)
+    private let completedChunks = Atomic<Int>(0)
+    private let chunkCount = Atomic<Int>(0)
+    private let chunkSize = Atomic<Int>(0)
+    private let itemCount = Atomic<Int>(0)
+    private let bodyAddress = Atomic<Int>(0)
+    private let sleepers = Atomic<Int>(0)
+    private let running = Atomic<Bool>(false)
+    private let stopping = Atomic<Bool>(false)
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private var threads: [pthread_t] = []
+
+    /// Spin iterations before a worker parks.
+    private static let spinLimit = 1 << 17
+
+    public init(threadCount: Int = ThreadPool.availableCores) {
+        self.threadCount = max(1, threadCount)
+        mutex = .allocate(capacity: 1)
+        condition = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+        for index in 1..<self.threadCount {
+            let context = Unmanaged.passRetained(WorkerContext(pool: self, index: index)).toOpaque()
+            var thread = pthread_t()
+            let status = pthread_create(&thread, nil, { raw in
+                let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
+                context.pool.workerLoop()
+                return nil
+            }, context)
+            precondition(status == 0, "ThreadPool: pthread_create failed with \(status)")
+            threads.append(thread)
+        }
+    }
+
+    deinit {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        cursor.wrappingAdd(1 << 32, ordering: .sequentiallyConsistent)
+        pthread_mutex_lock(mutex)
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+        for thread in threads { pthread_join(thread, nil) }
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    /// Calls `body` on disjoint ranges covering `0..<count`, each range a
+    /// multiple of `grain` long (except the last), on all threads of the pool.
+    /// Returns when every range is done.
+    public func parallelFor(_ count: Int, grain: Int = 1, _ body: Body) {
+        guard count > 0 else { return }
+        let grain = max(1, grain)
+        if threadCount == 1 || count <= grain || !running.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            body(0..<count)
+            return
+        }
+        defer { running.store(false, ordering: .releasing) }
+        // About four chunks per thread balance load without much claiming overhead.
+        let grains = (count + grain - 1) / grain
+        let size = max(1, grains / (threadCount * 4)) * grain
+        let chunks = (count + size - 1) / size
+        withoutActuallyEscaping(body) { escapable in
+            var job: Body = escapable
+            withUnsafeMutablePointer(to: &job) { jobPointer in
+                itemCount.store(count, ordering: .relaxed)
+                chunkSize.store(size, ordering: .relaxed)
+                chunkCount.store(chunks, ordering: .relaxed)
+                completedChunks.store(0, ordering: .relaxed)
+                bodyAddress.store(Int(bitPattern: UnsafeMutableRawPointer(jobPointer)), ordering: .relaxed)
+                let generation = (cursor.load(ordering: .relaxed) >> 32) &+ 1
+                cursor.store(generation << 32, ordering: .sequentiallyConsistent)
+                if sleepers.load(ordering: .sequentiallyConsistent) > 0 {
+                    pthread_mutex_lock(mutex)
+                    pthread_cond_broadcast(condition)
+                    pthread_mutex_unlock(mutex)
+                }
+                runChunks(generation: generation)
+                var waits = 0
+                while completedChunks.load(ordering: .acquiring) < chunks {
+                    waits += 1
+                    if waits & 1023 == 0 { sched_yield() }
+                }
+                bodyAddress.store(0, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Claims and runs chunks of loop `generation` until none are left.
+    private func runChunks(generation: Int) {
+        let address = bodyAddress.load(ordering: .relaxed)
+        let size = chunkSize.load(ordering: .relaxed)
+        let chunks = chunkCount.load(ordering: .relaxed)
+        let count = itemCount.load(ordering: .relaxed)
+        while true {
+            var current = cursor.load(ordering: .acquiring)
+            var claimed = -1
+            while current >> 32 == generation && current & 0xFFFF_FFFF < chunks {
+                let (exchanged, original) = cursor.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
+                if exchanged { claimed = current & 0xFFFF_FFFF; break }
+                current = original
+            }
+            guard claimed >= 0, address != 0 else { return }
+            // The loop cannot finish before this claimed chunk completes, so the body is alive.
+            let job = UnsafeMutablePointer<Body>(bitPattern: address)!
+            let start = claimed * size
+            job.pointee(start..<min(count, start + size))
+            completedChunks.wrappingAdd(1, ordering: .releasing)
+        }
+    }
+
+    private func workerLoop() {
+        var seen = cursor.load(ordering: .acquiring) >> 32
+        while true {
+            var spins = 0
+            var generation = cursor.load(ordering: .acquiring) >> 32
+            while generation == seen {
+                spins += 1
+                if spins >= ThreadPool.spinLimit {
+                    sleepers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                    pthread_mutex_lock(mutex)
+                    while cursor.load(ordering: .sequentiallyConsistent) >> 32 == seen {
+                        pthread_cond_wait(condition, mutex)
+                    }
+                    pthread_mutex_unlock(mutex)
+                    sleepers.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                    spins = 0
+                }
+                generation = cursor.load(ordering: .acquiring) >> 32
+            }
+            if stopping.load(ordering: .acquiring) { return }
+            seen = generation
+            runChunks(generation: generation)
+        }
+    }
+}
+
+private final class WorkerContext {
+    // Unowned: the pool's deinit joins its workers before its storage goes away.
+    unowned(unsafe) let pool: ThreadPool
+    let index: Int
+    init(pool: ThreadPool, index: Int) { self.pool = pool; self.index = index }
+}

@@ -1,0 +1,180 @@
+import XCTest
+@testable import Kernels
+
+final class KernelTests: XCTestCase {
+    static let formats = QuantFormat.allCases
+    static let quantized = QuantFormat.allCases.filter(\.isQuantized)
+
+    /// Quantizing random data and decoding it gives values within the format's step size.
+    func testQuantizeThenDequantizeIsCloseToInput() {
+        var rng = SeededGenerator(seed: 1)
+        let columns = 512
+        // Largest error allowed, relative to the row's max |x| (half a step of each format, with slack
+        // for scales stored as F16 and the K-quants' 6-bit scales).
+        let tolerance: [QuantFormat: Float] = [.f32: 0, .f16: 1e-3, .bf16: 4e-3, .q8_0: 1 / 127.0,
+                                               .q4_0: 1 / 8.0, .q4_1: 1 / 15.0, .q5_0: 1 / 16.0, .q5_1: 1 / 31.0,
+                                               .q4_K: 1 / 8.0, .q5_K: 1 / 16.0, .q6_K: 1 / 24.0]
+        for format in Self.formats {
+            let values = randomFloats(columns, scale: 2, using: &rng)
+            let decoded = StoredMatrix(format: format, rows: 1, columns: columns, values: values).dequantized()
+            let worst = zip(values, decoded).map { abs($0 - $1) }.max()!
+            // max|x| is at most 2; 0.01 covers rounding the block scales to F16.
+            XCTAssertLessThanOrEqual(worst, 2 * (tolerance[format]! + 0.005), "\(format)")
+        }
+    }
+
+    /// Dequantization follows the ggml formulas exactly, checked on random block bytes against
+    /// an independent per-element transcription of the formulas.
+    func testDequantizeMatchesBlockFormulas() {
+        var rng = SeededGenerator(seed: 2)
+        for format in Self.formats {
+            let blocks = 3
+            let count = blocks * format.blockElements
+            var bytes = (0..<(blocks * format.blockBytes)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            // Keep scales finite: overwrite every F16 field with a random moderate value.
+            for b in 0..<blocks {
+                for offset in halfOffsets(format) {
+                    let h = Float16(Float.random(in: -2...2, using: &rng))
+                    withUnsafeBytes(of: h.bitPattern.littleEndian) { bytes[b * format.blockBytes + offset] = $0[0]; bytes[b * format.blockBytes + offset + 1] = $0[1] }
+                }
+            }
+            if format == .f32 { for i in stride(from: 0, to: bytes.count, by: 4) { bytes[i + 3] = 0x3F } }
+            if format == .bf16 { for i in stride(from: 0, to: bytes.count, by: 2) { bytes[i + 1] = 0x3F } }
+            var decoded = [Float](repeating: 0, count: count)
+            bytes.withUnsafeBytes { raw in Dequantize.row(format, from: raw.baseAddress!, to: &decoded, count: count) }
+            for e in 0..<count {
+                let expected = referenceElement(format, bytes, e)
+                XCTAssertEqual(decoded[e], expected, "\(format) element \(e)")
+                if decoded[e] != expected { break }
+            }
+        }
+    }
+
+    func testQuantizedMatmulMatchesF32ReferenceWithinActivationRounding() {
+        var rng = SeededGenerator(seed: 3)
+        let context = KernelContext(threads: 2)
+        for format in Self.formats {
+            let rows = 37, columns = 512, tokens = 3
+            let stored = StoredMatrix(format: format, rows: rows, columns: columns, values: randomFloats(rows * columns, using: &rng))
+            let w = stored.dequantized()
+            let x = randomFloats(tokens * columns, scale: 3, using: &rng)
+            let reference = referenceMatmul(w, rows: rows, columns: columns, x, tokens: tokens)
+            var y = [Float](repeating: .nan, count: rows * tokens)
+            stored.withView { view in context.matmul(view, input: x, tokens: tokens, output: &y) }
+            for t in 0..<tokens {
+                for r in 0..<rows {
+                    let bound = format.isQuantized
+                        ? activationQuantizationBound(w, row: r, columns: columns, x, token: t)
+                        : 1e-5 * Float(columns) * 3
+                    XCTAssertEqual(y[t * rows + r], reference[t * rows + r], accuracy: bound, "\(format) token \(t) row \(r)")
+                }
+            }
+        }
+    }
+
+    /// A matrix-matrix product equals the matrix-vector products of its tokens, bit for bit,
+    /// with strided input and output.
+    func testMatmulEqualsMatvecPerToken() {
+        var rng = SeededGenerator(seed: 4)
+        let context = KernelContext(threads: 3)
+        for format in Self.formats {
+            let rows = 70, columns = 256, tokens = 5, inStride = columns + 32, outStride = rows + 3
+            let stored = StoredMatrix(format: format, rows: rows, columns: columns, values: randomFloats(rows * columns, using: &rng))
+            let x = randomFloats(tokens * inStride, using: &rng)
+            var batched = [Float](repeating: 0, count: tokens * outStride)
+            var single = [Float](repeating: 0, count: rows)
+            stored.withView { view in
+                context.matmul(view, input: x, tokens: tokens, output: &batched, inputStride: inStride, outputStride: outStride)
+                for t in 0..<tokens {
+                    x.withUnsafeBufferPointer { xp in context.matvec(view, input: xp.baseAddress! + t * inStride, output: &single) }
+                    XCTAssertEqual(Array(batched[(t * outStride)..<(t * outStride + rows)]), single, "\(format) token \(t)")
+                }
+            }
+        }
+    }
+
+    func testResultsDoNotDependOnThreadCount() {
+        var rng = SeededGenerator(seed: 5)
+        let contexts = [1, 2, 3, 5].map { KernelContext(threads: $0) }
+        for format in [QuantFormat.q4_1, .q8_0, .q6_K, .f16] {
+            let rows = 301, columns = 768, tokens = 7
+            let stored = StoredMatrix(format: format, rows: rows, columns: columns, values: randomFloats(rows * columns, using: &rng))
+            let x = randomFloats(tokens * columns, using: &rng)
+            var outputs: [[Float]] = []
+            for context in contexts {
+                var y = [Float](repeating: 0, count: rows * tokens)
+                stored.withView { context.matmul($0, input: x, tokens: tokens, output: &y) }
+                outputs.append(y)
+            }
+            for y in outputs.dropFirst() { XCTAssertEqual(y, outputs[0], "\(format)") }
+        }
+    }
+
+    func testThreadPoolRunsEveryIndexOnce() {
+        let pool = ThreadPool(threadCount: 4)
+        for (count, grain) in [(1, 1), (7, 1), (1000, 16), (1001, 3), (64, 64)] {
+            let hits = UnsafeMutableBufferPointer<Int>.allocate(capacity: count)
+            hits.initialize(repeating: 0)
+            for _ in 0..<50 {
+                pool.parallelFor(count, grain: grain) { range in
+                    XCTAssert(range.lowerBound % grain == 0)
+                    for i in range { hits[i] += 1 }
+                }
+            }
+            XCTAssertEqual(Set(hits), [50], "count \(count) grain \(grain)")
+            hits.deallocate()
+        }
+    }
+
+    // MARK: - Independent per-element transcription of the ggml block formulas
+
+    private func halfOffsets(_ format: QuantFormat) -> [Int] {
+        switch format {
+        case .f16: return Array(stride(from: 0, to: 2, by: 2))
+        case .q8_0, .q4_0, .q5_0: return [0]
+        case .q4_1, .q5_1, .q4_K, .q5_K: return [0, 2]
+        case .q6_K: return [208]
+        case .f32, .bf16: return []
+        }
+    }
+
+    private func referenceElement(_ format: QuantFormat, _ bytes: [UInt8], _ index: Int) -> Float {
+        let b = index / format.blockElements, e = index % format.blockElements
+        let base = b * format.blockBytes
+        func u8(_ i: Int) -> Int { Int(bytes[base + i]) }
+        func half(_ i: Int) -> Float { Float(Float16(bitPattern: UInt16(bytes[base + i]) | UInt16(bytes[base + i + 1]) << 8)) }
+        func u32(_ i: Int) -> Int { u8(i) | u8(i + 1) << 8 | u8(i + 2) << 16 | u8(i + 3) << 24 }
+        let nibble = e < 16 ? { (o: Int) in u8(o + e) & 15 } : { (o: Int) in u8(o + e - 16) >> 4 }
+        switch format {
+        case .f32: return Float(bitPattern: UInt32(u32(0)))
+        case .f16: return half(0)
+        case .bf16: return Float(bitPattern: UInt32(u8(0) | u8(1) << 8) << 16)
+        case .q8_0: return Float(Int8(bitPattern: UInt8(u8(2 + e)))) * half(0)
+        case .q4_0: return Float(nibble(2) - 8) * half(0)
+        case .q4_1: return Float(nibble(4)) * half(0) + half(2)
+        case .q5_0: return Float((nibble(6) | ((u32(2) >> e) & 1) << 4) - 16) * half(0)
+        case .q5_1: return Float(nibble(8) | ((u32(4) >> e) & 1) << 4) * half(0) + half(2)
+        case .q4_K, .q5_K:
+            let sub = e / 32, l = e % 32
+            let sc: Int, m: Int
+            if sub < 4 { sc = u8(4 + sub) & 63; m = u8(8 + sub) & 63 } else {
+                sc = (u8(4 + sub + 4) & 15) | (u8(4 + sub - 4) >> 6) << 4
+                m = (u8(4 + sub + 4) >> 4) | (u8(4 + sub) >> 6) << 4
+            }
+            let qsOffset = format == .q5_K ? 48 : 16
+            var q = (u8(qsOffset + 32 * (sub / 2) + l) >> (4 * (sub % 2))) & 15
+            if format == .q5_K { q += ((u8(16 + l) >> sub) & 1) * 16 }
+            return half(0) * Float(sc) * Float(q) - half(2) * Float(m)
+        case .q6_K:
+            // ggml: for n in (0, 128): for l < 32: q1..q4 at y[n+l], y[n+l+32], y[n+l+64], y[n+l+96]
+            let n = e / 128, l = e % 32, quarter = (e % 128) / 32
+            let ql = 64 * n, qh = 128 + 32 * n, sc = 192 + 8 * n
+            let low = quarter % 2 == 0 ? u8(ql + l) : u8(ql + l + 32)
+            let lowBits = quarter < 2 ? low & 15 : low >> 4
+            let highBits = (u8(qh + l) >> (2 * quarter)) & 3
+            let q = (lowBits | highBits << 4) - 32
+            let scale = Int8(bitPattern: UInt8(u8(sc + l / 16 + 2 * quarter)))
+            return half(208) * Float(scale) * Float(q)
+        }
+    }
+}

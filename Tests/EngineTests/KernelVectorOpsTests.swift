@@ -1,0 +1,64 @@
+import XCTest
+import Foundation
+@testable import Kernels
+
+/// Vector helpers against plain scalar formulas on seeded random data.
+final class KernelVectorOpsTests: XCTestCase {
+    func testExpAndActivationsMatchScalarMath() {
+        var rng = SeededGenerator(seed: 11)
+        var x = randomFloats(1003, scale: 20, using: &rng)
+        x += [-100, -87, 0, 88, 100]
+        let n = x.count
+        // exp: relative error 1e-6 (polynomial), exact limits outside the float range.
+        var softmaxInput = x
+        let maximum = VectorOps.softmax(&softmaxInput, count: n)
+        XCTAssertEqual(maximum, x.max()!)
+        let total = x.reduce(0.0) { $0 + exp(Double($1 - maximum)) }
+        for i in 0..<n {
+            let expected = exp(Double(x[i] - maximum)) / total
+            XCTAssertEqual(Double(softmaxInput[i]), expected, accuracy: 1e-6 * expected + 1e-12, "softmax \(i)")
+        }
+        var silu = x
+        VectorOps.silu(&silu, count: n)
+        var gelu = x
+        VectorOps.gelu(&gelu, count: n)
+        let up = randomFloats(n, using: &rng)
+        var swiglu = [Float](repeating: 0, count: n), geglu = [Float](repeating: 0, count: n)
+        VectorOps.swiGLU(gate: x, up: up, into: &swiglu, count: n)
+        VectorOps.geGLU(gate: x, up: up, into: &geglu, count: n)
+        for i in 0..<n {
+            let v = Double(x[i])
+            let s = v / (1 + exp(-v))
+            let g = 0.5 * v * (1 + tanh(0.7978845608 * (v + 0.044715 * v * v * v)))
+            XCTAssertEqual(Double(silu[i]), s, accuracy: 2e-6 * abs(s) + 1e-6, "silu \(x[i])")
+            XCTAssertEqual(Double(gelu[i]), g, accuracy: 2e-6 * abs(g) + 1e-6, "gelu \(x[i])")
+            XCTAssertEqual(Double(swiglu[i]), s * Double(up[i]), accuracy: 2e-6 * abs(s) + 1e-6, "swiglu \(x[i])")
+            XCTAssertEqual(Double(geglu[i]), g * Double(up[i]), accuracy: 2e-6 * abs(g) + 1e-6, "geglu \(x[i])")
+        }
+    }
+
+    func testNormsDotsAndAxpy() {
+        var rng = SeededGenerator(seed: 12)
+        let n = 579
+        let x = randomFloats(n, scale: 3, using: &rng), w = randomFloats(n, using: &rng)
+        var y = [Float](repeating: 0, count: n)
+        VectorOps.rmsNorm(x, weight: w, epsilon: 1e-5, into: &y, count: n)
+        let rms = (x.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(n) + 1e-5).squareRoot()
+        for i in 0..<n { XCTAssertEqual(Double(y[i]), Double(x[i]) * Double(w[i]) / rms, accuracy: 1e-5) }
+
+        let exact = zip(x, w).reduce(0.0) { $0 + Double($1.0) * Double($1.1) }
+        XCTAssertEqual(Double(VectorOps.dot(x, w, count: n)), exact, accuracy: 1e-4)
+        var half = [Float16](repeating: 0, count: n)
+        VectorOps.convert(x, to: &half, count: n)
+        for i in 0..<n { XCTAssertEqual(half[i], Float16(x[i])) }
+        let halfExact = zip(half, w).reduce(0.0) { $0 + Double($1.0) * Double($1.1) }
+        XCTAssertEqual(Double(VectorOps.dot(half, w, count: n)), halfExact, accuracy: 1e-4)
+
+        var acc = w
+        VectorOps.addScaled(x, scale: 0.5, into: &acc, count: n)
+        for i in 0..<n { XCTAssertEqual(acc[i], w[i] + 0.5 * x[i], accuracy: 1e-6) }
+        acc = w
+        VectorOps.addScaled(half, scale: -2, into: &acc, count: n)
+        for i in 0..<n { XCTAssertEqual(acc[i], w[i] - 2 * Float(half[i]), accuracy: 1e-5) }
+    }
+}

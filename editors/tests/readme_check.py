@@ -9,7 +9,7 @@ For each editor the configuration block of its README is written, unchanged exce
 so `eglot-ensure` connects after the first command) and a timer checks: filetype, server
 attached, the run command, and the result drawn after its call.
 
-Usage: readme_check.py [--server FMPLAY] [--vim-lsp DIR] [neovim|emacs|vim|ale ...]
+Usage: readme_check.py [--server FMPLAY] [--vim-lsp DIR] [neovim|emacs|emacs-lsp-mode|vim|ale ...]
 Prints one line per editor and exits non-zero if any check failed.
 """
 from __future__ import annotations
@@ -29,7 +29,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 EDITORS = os.path.join(ROOT, "editors")
 FIXTURE = os.path.join(ROOT, "grammars", "tests", "fixtures", "playground.fmplay")
 TIMEOUT = 90
-KEY_DELAY = 3
 
 
 def readme_block(editor: str, language: str, section: str = "") -> str:
@@ -66,15 +65,16 @@ def environment(home: str, server: str | None) -> dict[str, str]:
     return env
 
 
-def in_terminal(command: str, env: dict[str, str], cwd: str, keys: bytes = b"") -> None:
-    """Run an interactive editor in a pseudo-terminal (util-linux `script`)."""
+def in_terminal(command: str, env: dict[str, str], cwd: str, keys: tuple[bytes, ...] = ()) -> None:
+    """Run an interactive editor in a pseudo-terminal (util-linux `script`), typing each of
+    `keys` 3 seconds after the previous one (the first after start-up has visited the file)."""
     process = subprocess.Popen(["script", "-qec", f"stty cols 200 rows 50; {command}", "/dev/null"],
                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                env=env, cwd=cwd)
     try:
-        if keys:
-            time.sleep(KEY_DELAY)  # after start-up has visited the file
-            process.stdin.write(keys)
+        for key in keys:
+            time.sleep(3)
+            process.stdin.write(key)
             process.stdin.flush()
         process.wait(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
@@ -106,8 +106,9 @@ vim.cmd('qall!')
     return read_result(result)
 
 
-def check_emacs(home: str, env: dict[str, str], work: str) -> str:
-    write(os.path.join(home, ".emacs.d", "init.el"), readme_block("emacs", "elisp"))
+def check_emacs(home: str, env: dict[str, str], work: str, lsp_mode: bool = False) -> str:
+    section = "Set-up with lsp-mode" if lsp_mode else "Set-up with eglot"
+    write(os.path.join(home, ".emacs.d", "init.el"), readme_block("emacs", "elisp", section=section))
     result = os.path.join(work, "emacs-result.txt")
     write(os.path.join(work, "check.el"), f"""
 (defun readme-check--log (s) (write-region (concat s "\\n") nil {json.dumps(result)} t))
@@ -116,17 +117,21 @@ def check_emacs(home: str, env: dict[str, str], work: str) -> str:
     (while (and (not (setq value (funcall predicate))) (< (float-time) deadline))
       (accept-process-output nil 0.1))
     value))
+(defun readme-check--client ()
+  (if (fboundp 'lsp-workspaces) (lsp-workspaces) (eglot-current-server)))
 (defun readme-check ()
   (readme-check--log (format "filetype=%s" major-mode))
-  (readme-check--log (format "client=%s" (if (readme-check--wait 20 #'eglot-current-server) "true" "false")))
+  (readme-check--log (format "client=%s" (if (readme-check--wait 20 #'readme-check--client) "true" "false")))
   (goto-char (point-min)) (forward-line 19)
   (fmplay-run)
   (readme-check--log (format "shown=%s" (or (cdar (readme-check--wait 20 #'fmplay-result-texts)) "")))
   (kill-emacs 0))
-(run-with-timer 5 nil #'readme-check)
+(run-with-timer {12 if lsp_mode else 6} nil #'readme-check)
 """)
-    # The key press (C-l, recenter) is the first command, after which `eglot-ensure' connects.
-    in_terminal(f"emacs -nw -l {work}/check.el p.fmplay", env, work, keys=b"\x0c")
+    # The key press (C-l, recenter) is the first command, after which `eglot-ensure' connects
+    # and `lsp-deferred' starts; lsp-mode then asks for the project root: "i" imports it.
+    in_terminal(f"emacs -nw -l {work}/check.el p.fmplay", env, work,
+                keys=(b"\x0c", b"i") if lsp_mode else (b"\x0c",))
     return read_result(result)
 
 
@@ -207,7 +212,7 @@ def main() -> int:
     args = parser.parse_args()
     failures = 0
     for editor in args.editors:
-        with tempfile.TemporaryDirectory(prefix=f"fmplay-readme-{editor}-") as home:
+        with tempfile.TemporaryDirectory(prefix=f"fmplay-readme-{editor}-", ignore_cleanup_errors=True) as home:
             work = os.path.join(home, "work")
             os.makedirs(work)
             shutil.copy(FIXTURE, os.path.join(work, "p.fmplay"))
@@ -216,6 +221,8 @@ def main() -> int:
                 outcome = check_neovim(home, env, work)
             elif editor == "emacs":
                 outcome = check_emacs(home, env, work)
+            elif editor == "emacs-lsp-mode":
+                outcome = check_emacs(home, env, work, lsp_mode=True)
             elif editor == "ale":
                 outcome = check_ale(home, env, work)
             elif editor == "vim":

@@ -46,7 +46,7 @@ FIXTURE=grammars/tests/fixtures/playground.fmplay
 nvim_test "neovim plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip'
 emacs_test "emacs plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip'
 # The Neovim, Emacs and Vim+ALE READMEs followed literally in a clean HOME (in a terminal).
-run "READMEs in a clean HOME (scripted server)" "$PYTHON" editors/tests/readme_check.py neovim emacs ale
+run "READMEs in a clean HOME (scripted server)" "$PYTHON" editors/tests/readme_check.py neovim emacs emacs-lsp-mode ale
 
 # End to end: the real server, evaluating with the default model. Manual evaluation so the
 # plugin's run command is what starts it; few tokens to stay quick.

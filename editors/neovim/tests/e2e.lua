@@ -66,9 +66,15 @@ local function main()
   vim.api.nvim_win_set_cursor(0, { playground + 1, 0 })
   vim.cmd("FmplayRun")
 
-  local shown
+  local shown, failed
   local ok = vim.wait(timeout, function()
     local payload = fmplay.results[bufnr]
+    for _, block in ipairs(payload and payload.blocks or {}) do
+      if block.line == playground - 1 and block.status == "failed" then
+        failed = block.summary or "failed"
+        return true
+      end
+    end
     if not payload or #(payload.results or {}) == 0 then
       return false
     end
@@ -84,6 +90,9 @@ local function main()
     end
     return false
   end, 100)
+  if failed then
+    return finish(false, "the block failed: " .. failed)
+  end
   if not ok then
     return finish(false, "no result shown as virtual text; results: " .. vim.inspect(fmplay.results[bufnr]))
   end

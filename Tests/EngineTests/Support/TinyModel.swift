@@ -2,18 +2,12 @@ import Foundation
 import GGUF
 import Inference
 
-/// Deterministic pseudo-random numbers for test weights (SplitMix64).
+/// Deterministic pseudo-random numbers for test weights.
 struct TestRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
+    private var generator: SeededGenerator
+    init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     /// Uniform in [-scale, scale).
     mutating func uniform(_ scale: Float) -> Float {

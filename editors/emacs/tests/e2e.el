@@ -39,6 +39,16 @@
 (defun fmplay-e2e--note-results (params)
   (setq fmplay-e2e--last-params params))
 
+(defun fmplay-e2e--block-status (line)
+  "The block status overlay text after 1-based LINE, or nil."
+  (save-excursion
+    (goto-char (point-min))
+    (forward-line (1- line))
+    (cl-some (lambda (overlay)
+               (and (overlay-get overlay 'fmplay-block)
+                    (string-trim (substring-no-properties (overlay-get overlay 'after-string)))))
+             (overlays-in (line-beginning-position) (1+ (line-end-position))))))
+
 (defun fmplay-e2e--failed-block (line)
   "The summary of the block on 0-based LINE if it failed, else nil."
   (let (summary)
@@ -99,6 +109,11 @@
           (fmplay-e2e--finish nil (format "no result shown as an overlay; results: %S" fmplay--results)))
         (when (string-search reject (cdr shown))
           (fmplay-e2e--finish nil (format "line %d shows a failure: %s" (car shown) (cdr shown))))
+        ;; The block's status (a code lens elsewhere) is drawn after its #Playground line.
+        (let ((status (fmplay-e2e--block-status playground-line)))
+          (unless status
+            (fmplay-e2e--finish nil (format "no block status after line %d" playground-line)))
+          (setq fmplay-status (format "%s; block: %s" fmplay-status status)))
         (save-excursion
           (goto-char (point-min))
           (forward-line (1- (car shown)))

@@ -58,7 +58,10 @@ let package = Package(
         .target(name: "PlaygroundEvaluator", dependencies: ["PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema"]),
 
         // Only this layer knows LSP.
-        .target(name: "LanguageServer", dependencies: ["JSON", "PromptLanguage", "PlaygroundEvaluator", "FoundationModelsRuntime"]),
+        .target(name: "LanguageServer", dependencies: [
+            "JSON", "Schema", "PromptLanguage", "PlaygroundEvaluator", "FoundationModelsRuntime",
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+        ]),
 
         .target(name: "FMPlayCommands", dependencies: [
             "JSON", "Schema", "PromptLanguage", "GGUF", "Tokenizer", "Inference", "Guidance",
@@ -74,7 +77,7 @@ let package = Package(
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Schema", "JSON"]),
         .testTarget(name: "RuntimeTests", dependencies: ["FoundationModelsRuntime", "EmbeddedModel", "Schema", "JSON"]),
         .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PromptLanguage", "FoundationModelsRuntime", "JSON"]),
-        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON"]),
+        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON", "PromptLanguage"]),
         .testTarget(name: "CLITests", dependencies: ["JSON"]),
     ]
 )

@@ -8,6 +8,7 @@ public struct FMPlay: AsyncParsableCommand {
         subcommands: [
             LintCommand.self,
             SchemaCommand.self,
+            LSPCommand.self,
         ]
     )
 

@@ -1,1 +1,437 @@
-// The LanguageServer module. Its sources are being written; see ARCHITECTURE.md.
+import Foundation
+import JSON
+
+/// What the server's single message loop reacts to.
+public enum ServerEvent: Sendable {
+    /// A framed message (or a framing problem) from the client.
+    case framed(MessageFramer.Item)
+    /// The client closed its end of the connection.
+    case endOfInput
+    /// Progress from a background evaluation.
+    case evaluation(EvaluationUpdate)
+}
+
+/// The fmplay language server: JSON-RPC dispatch, the LSP lifecycle, open
+/// documents and the features.
+///
+/// Threading: one loop (`run`) owns all state and handles events in arrival
+/// order, so edits to a document apply in order and every request sees the
+/// edits that came before it. Evaluation runs on other threads and reports
+/// back through the event queue; nothing else mutates the server.
+public final class LanguageServer {
+    public enum Lifecycle: Sendable, Equatable {
+        case uninitialized, running, shutDown
+    }
+
+    public static let name = "fmplay"
+    public static let languageID = "fmplay"
+    public static let commands = ["fmplay.run", "fmplay.runAll", "fmplay.cancel", "fmplay.clearCache"]
+
+    let sink: any MessageSink
+    let queue: EventQueue<ServerEvent>
+    public private(set) var lifecycle: Lifecycle = .uninitialized
+    /// Set when the loop should stop: 0 after shutdown + exit or end of input, 1 for exit without shutdown.
+    public private(set) var exitCode: Int32?
+    public private(set) var encoding: PositionEncoding = .utf16
+    var clientCapabilities: JSONValue = .null
+    public internal(set) var configuration = ServerConfiguration()
+    var documents: [String: OpenDocument] = [:]
+    /// Documents whose diagnostics must be (re)published when the loop is idle.
+    var diagnosticsDue: Set<String> = []
+    var nextOutgoingID = 1
+    /// Server-to-client requests awaiting a response, by purpose.
+    var outgoingRequests: [RequestID: String] = [:]
+    let evaluation: EvaluationCoordinator
+    var timers = Timers()
+    var lastViewRefresh = Date.distantPast
+    var lastProgressReport = Date.distantPast
+
+    public init(sink: any MessageSink, queue: EventQueue<ServerEvent> = EventQueue(), runner: any PlaygroundRunner) {
+        self.sink = sink
+        self.queue = queue
+        self.evaluation = EvaluationCoordinator(runner: runner, queue: queue)
+        evaluation.progress = { [unowned self] event in self.handleProgress(event) }
+    }
+
+    // MARK: The loop
+
+    /// Handles events until `exit` or end of input; returns the exit code.
+    public func run() -> Int32 {
+        while exitCode == nil {
+            let events = queue.takeAll(until: timers.nextDeadline)
+            handle(events)
+            fireDueTimers()
+            if queue.isEmpty { idle() }
+        }
+        evaluation.cancelAll()
+        return exitCode ?? 0
+    }
+
+    /// Handles a batch of events in order. Requests that a `$/cancelRequest`
+    /// in the same batch cancels are answered with RequestCancelled.
+    public func handle(_ events: [ServerEvent]) {
+        var messages: [(ServerEvent, Result<JSONRPCMessage, UnreadableMessage>?)] = []
+        var cancelled = Set<RequestID>()
+        for event in events {
+            if case .framed(.message(let body)) = event {
+                let decoded = JSONRPCMessage.decode(body)
+                if case .success(.notification("$/cancelRequest", let params)) = decoded,
+                   let id = params["id"].flatMap(RequestID.init) {
+                    cancelled.insert(id)
+                }
+                messages.append((event, decoded))
+            } else {
+                messages.append((event, nil))
+            }
+        }
+        for (event, decoded) in messages where exitCode == nil {
+            switch event {
+            case .framed(.malformed(let reason)):
+                logMessage(.error, "fmplay lsp: \(reason)")
+            case .framed(.message):
+                switch decoded! {
+                case .failure(let unreadable):
+                    sink.send(.response(id: unreadable.id, result: .failure(unreadable.error)))
+                case .success(.request(let id, let method, _)) where cancelled.contains(id) && method != "shutdown":
+                    sink.send(.response(id: id, result: .failure(.requestCancelled)))
+                case .success(let message):
+                    handle(message)
+                }
+            case .endOfInput:
+                exitCode = 0
+            case .evaluation(let update):
+                apply(update)
+            }
+        }
+    }
+
+    /// Handles one decoded message.
+    public func handle(_ message: JSONRPCMessage) {
+        switch message {
+        case .request(let id, let method, let params):
+            let result: Result<JSONValue, ResponseError>
+            do {
+                result = .success(try respond(to: method, params: params))
+            } catch let error as ResponseError {
+                result = .failure(error)
+            } catch {
+                result = .failure(ResponseError(code: ResponseError.internalErrorCode, message: "\(method) failed: \(error)"))
+            }
+            sink.send(.response(id: id, result: result))
+        case .notification(let method, let params):
+            do {
+                try notified(method, params: params)
+            } catch {
+                // Notifications have no response; say what went wrong in the log.
+                logMessage(.error, "fmplay lsp: \(method): \(error)")
+            }
+        case .response(let id, let result):
+            guard let id, let purpose = outgoingRequests.removeValue(forKey: id) else { return }
+            if case .failure(let error) = result {
+                logMessage(.warning, "fmplay lsp: the client answered \(purpose) with error \(error.code): \(error.message)")
+            }
+        }
+    }
+
+    // MARK: Requests
+
+    private func respond(to method: String, params: JSONValue) throws -> JSONValue {
+        switch lifecycle {
+        case .uninitialized where method != "initialize":
+            throw ResponseError.serverNotInitialized
+        case .running where method == "initialize":
+            throw ResponseError.invalidRequest("initialize was already received")
+        case .shutDown:
+            throw ResponseError.invalidRequest("the server is shutting down; only exit is accepted")
+        default:
+            break
+        }
+        switch method {
+        case "initialize": return try initialize(decode(InitializeParams.self, params))
+        case "shutdown":
+            lifecycle = .shutDown
+            evaluation.cancelAll()
+            return .null
+        case "textDocument/diagnostic": return try encode(pullDiagnostics(decode(DocumentParams.self, params)))
+        case "textDocument/codeAction": return try encode(codeActions(decode(CodeActionParams.self, params)))
+        case "textDocument/inlayHint": return try encode(inlayHints(decode(RangeParams.self, params)))
+        case "textDocument/codeLens": return try encode(codeLenses(decode(DocumentParams.self, params)))
+        case "textDocument/hover": return try encode(hover(decode(TextDocumentPositionParams.self, params)))
+        case "textDocument/completion": return try encode(completion(decode(TextDocumentPositionParams.self, params)))
+        case "textDocument/definition": return try encode(definition(decode(TextDocumentPositionParams.self, params)))
+        case "textDocument/documentSymbol": return try encode(documentSymbols(decode(DocumentParams.self, params)))
+        case "workspace/executeCommand": return try executeCommand(decode(ExecuteCommandParams.self, params))
+        default:
+            throw ResponseError.methodNotFound(method)
+        }
+    }
+
+    // MARK: Notifications
+
+    private func notified(_ method: String, params: JSONValue) throws {
+        if method == "exit" {
+            exitCode = lifecycle == .shutDown ? 0 : 1
+            return
+        }
+        // Before initialize, notifications other than exit are dropped (LSP 3.17).
+        guard lifecycle == .running else { return }
+        switch method {
+        case "initialized": break
+        case "textDocument/didOpen": didOpen(try decode(DidOpenTextDocumentParams.self, params))
+        case "textDocument/didChange": try didChange(decode(DidChangeTextDocumentParams.self, params))
+        case "textDocument/didClose": didClose(try decode(DidCloseTextDocumentParams.self, params))
+        case "textDocument/didSave": didSave(try decode(DidSaveTextDocumentParams.self, params))
+        case "workspace/didChangeConfiguration":
+            let settings = try decode(DidChangeConfigurationParams.self, params).settings ?? .null
+            reportSettingsProblems(configuration.apply(settings))
+            evaluation.configure(configuration)
+            refreshViews()
+        case "$/cancelRequest":
+            break  // handled when the batch is read; a finished request needs nothing
+        case "window/workDoneProgress/cancel":
+            if let token = try decode(WorkDoneProgressCancelParams.self, params).token.stringValue {
+                evaluation.cancel(progressToken: token)
+            }
+        case "$/setTrace", "workspace/didChangeWatchedFiles", "workspace/didChangeWorkspaceFolders":
+            break
+        default:
+            // Unknown notifications are ignored; `$/` ones must be (LSP 3.17).
+            if !method.hasPrefix("$/") { logMessage(.log, "fmplay lsp: ignored notification \(method)") }
+        }
+    }
+
+    // MARK: Lifecycle
+
+    struct InitializeParams: Codable {
+        var capabilities: JSONValue?
+        var initializationOptions: JSONValue?
+    }
+
+    private func initialize(_ params: InitializeParams) -> JSONValue {
+        clientCapabilities = params.capabilities ?? .null
+        let offers = clientCapabilities["general"]?["positionEncodings"]?.arrayValue?.compactMap(\.stringValue)
+        encoding = PositionEncoding.negotiate(clientOffers: offers)
+        if let options = params.initializationOptions {
+            reportSettingsProblems(configuration.apply(options))
+        }
+        evaluation.configure(configuration)
+        lifecycle = .running
+        return [
+            "capabilities": serverCapabilities,
+            "serverInfo": ["name": .string(Self.name), "version": .string(Self.version)],
+        ]
+    }
+
+    public static let version = "0.1.0"
+
+    var serverCapabilities: JSONValue {
+        [
+            "positionEncoding": .string(encoding.rawValue),
+            "textDocumentSync": ["openClose": true, "change": 2, "save": ["includeText": false]],
+            "diagnosticProvider": ["identifier": "fmplay", "interFileDependencies": false, "workspaceDiagnostics": false],
+            "codeActionProvider": ["codeActionKinds": ["quickfix"]],
+            "inlayHintProvider": ["resolveProvider": false],
+            "codeLensProvider": ["resolveProvider": false],
+            "hoverProvider": true,
+            "completionProvider": ["triggerCharacters": [".", "(", ":", " "], "resolveProvider": false],
+            "definitionProvider": true,
+            "documentSymbolProvider": true,
+            "executeCommandProvider": ["commands": .array(Self.commands.map { .string($0) })],
+        ]
+    }
+
+    func clientSupports(_ path: String...) -> Bool {
+        var value: JSONValue? = clientCapabilities
+        for key in path { value = value?[key] }
+        return value?.boolValue == true
+    }
+
+    private func reportSettingsProblems(_ problems: [String]) {
+        for problem in problems { showMessage(.warning, "fmplay: \(problem)") }
+    }
+
+    // MARK: Documents
+
+    /// An open document and what the server derived from it.
+    struct OpenDocument {
+        var document: TextDocument
+        var analysis: DocumentAnalysis?
+        /// The revision whose diagnostics were last published.
+        var publishedRevision: Int?
+    }
+
+    private func didOpen(_ params: DidOpenTextDocumentParams) {
+        let item = params.textDocument
+        documents[item.uri] = OpenDocument(
+            document: TextDocument(uri: item.uri, languageID: item.languageId, version: item.version, text: item.text))
+        diagnosticsDue.insert(item.uri)
+        // Earlier results (cache) show at once; evaluation starts by trigger.
+        if configuration.evaluate != .manual { scheduleEvaluation(item.uri, reason: .opened) }
+    }
+
+    private func didChange(_ params: DidChangeTextDocumentParams) throws {
+        let uri = params.textDocument.uri
+        guard var open = documents[uri] else {
+            throw ResponseError.invalidParams("didChange for \(uri), which is not open")
+        }
+        open.document.apply(params.contentChanges, version: params.textDocument.version, encoding: encoding)
+        open.analysis = nil
+        documents[uri] = open
+        diagnosticsDue.insert(uri)
+        if configuration.evaluate == .onChange {
+            timers.schedule(.evaluate(uri), after: Double(configuration.debounceMilliseconds) / 1000)
+        }
+    }
+
+    private func didClose(_ params: DidCloseTextDocumentParams) {
+        let uri = params.textDocument.uri
+        documents[uri] = nil
+        diagnosticsDue.remove(uri)
+        evaluation.documentClosed(uri)
+        // Clear what this server published for the document.
+        sendNotification("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, version: nil, diagnostics: []))
+    }
+
+    private func didSave(_ params: DidSaveTextDocumentParams) {
+        let uri = params.textDocument.uri
+        if let text = params.text, var open = documents[uri], text != open.document.text {
+            open.document.apply([TextDocument.Change(text: text)], version: open.document.version, encoding: encoding)
+            open.analysis = nil
+            documents[uri] = open
+            diagnosticsDue.insert(uri)
+        }
+        if configuration.evaluate == .onSave { scheduleEvaluation(uri, reason: .saved) }
+    }
+
+    /// The open document or an invalid-params error naming it.
+    func openDocument(_ uri: String) throws -> OpenDocument {
+        guard let open = documents[uri] else {
+            throw ResponseError.invalidParams("\(uri) is not open; send textDocument/didOpen first")
+        }
+        return open
+    }
+
+    /// The analysis of the document's current text, computed at most once per revision.
+    func analysis(_ uri: String) throws -> DocumentAnalysis {
+        var open = try openDocument(uri)
+        if let analysis = open.analysis, analysis.revision == open.document.revision { return analysis }
+        let analysis = DocumentAnalysis(document: open.document)
+        open.analysis = analysis
+        documents[uri] = open
+        return analysis
+    }
+
+    // MARK: Idle work and timers
+
+    /// Runs when no events are waiting: publishes diagnostics that are due
+    /// and cancels evaluations that edits made stale.
+    func idle() {
+        for uri in diagnosticsDue.sorted() {
+            if let current = try? analysis(uri) { evaluation.reconcile(current) }
+            publishDiagnostics(uri)
+        }
+        diagnosticsDue.removeAll()
+        if !evaluation.changedDocumentsIsEmpty { viewsChanged() }
+    }
+
+    func fireDueTimers() {
+        for timer in timers.takeDue() {
+            switch timer {
+            case .evaluate(let uri):
+                scheduleEvaluation(uri, reason: .changed)
+            case .refreshViews:
+                refreshViews()
+            }
+        }
+    }
+
+    // MARK: Sending
+
+    public enum MessageType: Int, Sendable { case error = 1, warning = 2, info = 3, log = 4 }
+
+    public func logMessage(_ type: MessageType, _ message: String) {
+        sink.send(.notification(method: "window/logMessage", params: ["type": .int(type.rawValue), "message": .string(message)]))
+    }
+
+    public func showMessage(_ type: MessageType, _ message: String) {
+        sink.send(.notification(method: "window/showMessage", params: ["type": .int(type.rawValue), "message": .string(message)]))
+    }
+
+    func sendNotification(_ method: String, _ params: some Encodable) {
+        guard let value = try? JSONValueEncoder().encode(params) else { return }
+        sink.send(.notification(method: method, params: value))
+    }
+
+    func sendRequest(_ method: String, _ params: JSONValue, purpose: String) {
+        let id = RequestID.string("fmplay-\(nextOutgoingID)")
+        nextOutgoingID += 1
+        outgoingRequests[id] = purpose
+        sink.send(.request(id: id, method: method, params: params))
+    }
+
+    // MARK: Coding helpers
+
+    func decode<T: Decodable>(_ type: T.Type, _ params: JSONValue) throws -> T {
+        do {
+            return try JSONValueDecoder().decode(type, from: params)
+        } catch {
+            throw ResponseError.invalidParams("invalid params: \(error.description)")
+        }
+    }
+
+    func encode(_ value: some Encodable) throws -> JSONValue {
+        do {
+            return try JSONValueEncoder().encode(value)
+        } catch {
+            throw ResponseError(code: ResponseError.internalErrorCode, message: "could not encode the result: \(error.description)")
+        }
+    }
+}
+
+/// One-shot timers for the loop, keyed so a timer can be pushed back (debounce).
+struct Timers {
+    enum Kind: Hashable {
+        case evaluate(String)
+        case refreshViews
+    }
+
+    private var due: [Kind: Date] = [:]
+
+    var nextDeadline: Date? { due.values.min() }
+
+    /// Schedules `kind` after `delay` seconds, replacing an earlier schedule.
+    mutating func schedule(_ kind: Kind, after delay: Double) {
+        due[kind] = Date(timeIntervalSinceNow: delay)
+    }
+
+    /// Schedules `kind` unless it is already scheduled (throttle).
+    mutating func scheduleIfIdle(_ kind: Kind, after delay: Double) {
+        if due[kind] == nil { due[kind] = Date(timeIntervalSinceNow: delay) }
+    }
+
+    func isScheduled(_ kind: Kind) -> Bool { due[kind] != nil }
+
+    mutating func takeDue() -> [Kind] {
+        let now = Date()
+        let fired = due.filter { $0.value <= now }.map(\.key)
+        for kind in fired { due[kind] = nil }
+        return fired
+    }
+}
+
+extension LanguageServer {
+    /// Serves LSP over a pair of file descriptors (stdin/stdout for `fmplay lsp`)
+    /// until `exit` or end of input; returns the process exit code. The loop
+    /// runs on the calling thread (never a cooperative-pool thread, which
+    /// evaluation needs); a second thread reads the input.
+    public static func serve(
+        input: Int32 = 0, output: Int32 = 1, runner: any PlaygroundRunner,
+        maximumMessageSize: Int = MessageFramer.defaultMaximumMessageSize
+    ) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)  // a vanished client is an EPIPE, not a crash
+        let queue = EventQueue<ServerEvent>()
+        StdinReader.start(descriptor: input, maximumMessageSize: maximumMessageSize) { queue.post($0) }
+        let server = LanguageServer(sink: FileDescriptorSink(descriptor: output), queue: queue, runner: runner)
+        return server.run()
+    }
+}

@@ -1,3 +1,4 @@
+import ArgumentParser
 import FMPlayCommands
 
 await FMPlay.runFromCommandLine()

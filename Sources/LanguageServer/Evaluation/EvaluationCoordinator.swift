@@ -1,0 +1,355 @@
+import Foundation
+import JSON
+import PromptLanguage
+
+/// A report from a background block run to the message loop.
+public struct EvaluationUpdate: Sendable {
+    enum Kind: Sendable {
+        case event(BlockEvent)
+        case finished(BlockOutcome)
+    }
+
+    let runID: Int
+    let kind: Kind
+}
+
+/// Schedules block evaluations and keeps their results.
+///
+/// Lives on the message loop (not thread-safe by design). Invariants:
+/// - at most one block runs at a time, so one generation runs per engine;
+/// - a block is identified by its fingerprint (its text, the file's
+///   declarations outside blocks, and the evaluation settings), so edits that
+///   leave a block's inputs alone keep its results, and an edit that changes
+///   them cancels its stale run;
+/// - queued blocks run in order of the ranges the client last asked hints
+///   for (what is on screen), then document order;
+/// - updates from a cancelled run are ignored.
+final class EvaluationCoordinator {
+    enum Status: Equatable {
+        case queued
+        case running
+        case done(BlockOutcome)
+        case cancelled
+        /// Not run because the file has errors that evaluation would hit.
+        case blocked(String)
+    }
+
+    struct BlockRecord {
+        var status: Status
+        /// Results keyed by (call start relative to the block start, iteration), in arrival order.
+        var results: [ResultKey: CallResult] = [:]
+        var order: [ResultKey] = []
+        var tokens = 0
+        var startedAt: Date?
+        var duration: Double?
+        /// Results' offsets are relative to this block start at run time.
+        var blockStart: Int
+    }
+
+    struct ResultKey: Hashable {
+        var relativeStart: Int
+        var iteration: Int
+    }
+
+    struct Job {
+        var uri: String
+        var fingerprint: Fingerprint
+        var request: BlockRunRequest
+    }
+
+    struct Fingerprint: Hashable {
+        var block: String
+        var declarations: Int
+        var settings: String
+    }
+
+    private let runner: any PlaygroundRunner
+    private let queue: EventQueue<ServerEvent>
+    private(set) var configuration = ServerConfiguration()
+    /// Per document, the records of every block fingerprint seen (the in-memory result cache).
+    private var records: [String: [Fingerprint: BlockRecord]] = [:]
+    private var pending: [Job] = []
+    private(set) var running: (runID: Int, job: Job, task: Task<Void, Never>, progressToken: String?)?
+    private var nextRunID = 1
+    /// The UTF-8 ranges the client last asked inlay hints for, per document, and the most recent document.
+    private var visibleRanges: [String: Swift.Range<Int>] = [:]
+    private var lastViewedURI: String?
+    /// Documents whose results or statuses changed since the views were last refreshed.
+    private(set) var changedDocuments: Set<String> = []
+    private var failuresDirty: Set<String> = []
+    /// Called on the loop when a run starts or ends, for work-done progress.
+    var progress: ((ProgressEvent) -> Void)?
+
+    enum ProgressEvent {
+        case begin(token: String, title: String)
+        case report(token: String, message: String)
+        case end(token: String, message: String)
+    }
+
+    init(runner: any PlaygroundRunner, queue: EventQueue<ServerEvent>) {
+        self.runner = runner
+        self.queue = queue
+    }
+
+    var playgroundRunner: any PlaygroundRunner { runner }
+
+    func configure(_ configuration: ServerConfiguration) {
+        self.configuration = configuration
+    }
+
+    // MARK: Fingerprints
+
+    func fingerprints(_ current: DocumentAnalysis) -> [Fingerprint] {
+        let file = current.file
+        let bytes = current.lines.bytes
+        // The declarations outside blocks, with whitespace runs collapsed so
+        // that blank lines and indentation do not invalidate results.
+        var outside = Hasher()
+        var previous = 0
+        var lastWasSpace = false
+        func combine(_ slice: ArraySlice<UInt8>) {
+            for byte in slice {
+                let isSpace = byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+                if isSpace && lastWasSpace { continue }
+                lastWasSpace = isSpace
+                outside.combine(isSpace ? 0x20 : byte)
+            }
+        }
+        for block in file.playgrounds {
+            let start = min(max(previous, block.range.start.offset), bytes.count)
+            combine(bytes[previous..<start])
+            combine([0x23][...])  // a block stands here
+            previous = min(max(start, block.range.end.offset), bytes.count)
+        }
+        combine(bytes[previous...])
+        let declarations = outside.finalize()
+        let settings = "\(configuration.modelPath ?? "-")|\(configuration.seed.map(String.init) ?? "-")|\(configuration.maximumTokens.map(String.init) ?? "-")"
+        return file.playgrounds.map { block in
+            Fingerprint(block: String(decoding: bytes[block.range.offsets], as: UTF8.self), declarations: declarations, settings: settings)
+        }
+    }
+
+    func record(_ uri: String, _ fingerprint: Fingerprint) -> BlockRecord? { records[uri]?[fingerprint] }
+
+    // MARK: Scheduling
+
+    /// Queues the blocks of `current` that have no result for their current
+    /// inputs (all of `only` when `ignoreCache`), then starts work.
+    func schedule(_ current: DocumentAnalysis, only: [Int]? = nil, ignoreCache: Bool = false) {
+        let uri = current.uri
+        let prints = fingerprints(current)
+        let fileErrorsOutsideBlocks = current.analysis.diagnostics.filter { diagnostic in
+            diagnostic.severity == .error && !current.file.playgrounds.contains { $0.range.offsets.contains(diagnostic.range.start.offset) }
+        }
+        for (index, block) in current.file.playgrounds.enumerated() where only?.contains(index) ?? true {
+            let fingerprint = prints[index]
+            if let existing = records[uri]?[fingerprint] {
+                switch existing.status {
+                case .queued, .running: if !ignoreCache { continue }
+                case .done where !ignoreCache: continue
+                default: break
+                }
+            }
+            let blockErrors = current.analysis.diagnostics.filter { $0.severity == .error && block.range.offsets.contains($0.range.start.offset) }
+            if let first = (fileErrorsOutsideBlocks + blockErrors).first {
+                let line = current.lines.line(containing: first.range.start.offset) + 1
+                records[uri, default: [:]][fingerprint] = BlockRecord(
+                    status: .blocked("not run: fix the error on line \(line) first"), blockStart: block.range.start.offset)
+                changedDocuments.insert(uri)
+                continue
+            }
+            if let running, running.job.uri == uri, running.job.fingerprint == fingerprint {
+                running.task.cancel()
+                records[uri]?[fingerprint]?.status = .cancelled
+            }
+            pending.removeAll { $0.uri == uri && $0.fingerprint == fingerprint }
+            let request = BlockRunRequest(analysis: current.analysis, blockIndex: index, configuration: configuration, ignoreCache: ignoreCache)
+            pending.append(Job(uri: uri, fingerprint: fingerprint, request: request))
+            records[uri, default: [:]][fingerprint] = BlockRecord(status: .queued, blockStart: block.range.start.offset)
+            changedDocuments.insert(uri)
+        }
+        pump()
+    }
+
+    /// After an edit: cancels queued or running work for blocks whose inputs
+    /// no longer exist in the document, and forgets their records.
+    func reconcile(_ current: DocumentAnalysis) {
+        let uri = current.uri
+        let live = Set(fingerprints(current))
+        let before = pending.count
+        pending.removeAll { $0.uri == uri && !live.contains($0.fingerprint) }
+        if pending.count != before { changedDocuments.insert(uri) }
+        if let running, running.job.uri == uri, !live.contains(running.job.fingerprint) {
+            running.task.cancel()
+            records[uri]?[running.job.fingerprint]?.status = .cancelled
+            changedDocuments.insert(uri)
+        }
+        // Keep records of stale fingerprints only while they are running (to ignore their updates).
+        if var documentRecords = records[uri] {
+            let stale = documentRecords.keys.filter { !live.contains($0) && $0 != running?.job.fingerprint }
+            for key in stale { documentRecords[key] = nil }
+            if !stale.isEmpty { failuresDirty.insert(uri); changedDocuments.insert(uri) }
+            records[uri] = documentRecords
+        }
+    }
+
+    /// Cancels the queued and running work of a document (or one block of it).
+    func cancel(uri: String, fingerprint: Fingerprint? = nil) {
+        for job in pending where job.uri == uri && (fingerprint == nil || job.fingerprint == fingerprint) {
+            records[uri]?[job.fingerprint]?.status = .cancelled
+        }
+        pending.removeAll { $0.uri == uri && (fingerprint == nil || $0.fingerprint == fingerprint) }
+        if let running, running.job.uri == uri, fingerprint == nil || running.job.fingerprint == fingerprint {
+            running.task.cancel()
+            records[uri]?[running.job.fingerprint]?.status = .cancelled
+        }
+        changedDocuments.insert(uri)
+    }
+
+    func cancel(progressToken: String) {
+        if let running, running.progressToken == progressToken { cancel(uri: running.job.uri, fingerprint: running.job.fingerprint) }
+    }
+
+    func cancelAll() {
+        for uri in Set(pending.map(\.uri) + (running.map { [$0.job.uri] } ?? [])) { cancel(uri: uri) }
+    }
+
+    func documentClosed(_ uri: String) {
+        cancel(uri: uri)
+        records[uri] = nil
+        visibleRanges[uri] = nil
+        changedDocuments.remove(uri)
+    }
+
+    /// Forgets every in-memory result (after the disk cache was cleared).
+    func forgetResults() {
+        for uri in records.keys {
+            records[uri] = records[uri]?.filter { $0.value.status == .running || $0.value.status == .queued }
+            changedDocuments.insert(uri)
+            failuresDirty.insert(uri)
+        }
+    }
+
+    /// Records what the client is looking at, to order the queue.
+    func viewed(_ uri: String, range: Swift.Range<Int>) {
+        visibleRanges[uri] = range
+        lastViewedURI = uri
+    }
+
+    private func pump() {
+        guard running == nil, !pending.isEmpty else { return }
+        let best = pending.indices.min { priority(pending[$0]) < priority(pending[$1]) }!
+        let job = pending.remove(at: best)
+        let runID = nextRunID
+        nextRunID += 1
+        let runner = runner
+        let queue = queue
+        let request = job.request
+        let task = Task.detached(priority: .userInitiated) {
+            let outcome = await runner.run(request) { event in
+                queue.post(.evaluation(EvaluationUpdate(runID: runID, kind: .event(event))))
+            }
+            queue.post(.evaluation(EvaluationUpdate(runID: runID, kind: .finished(outcome))))
+        }
+        let token = "fmplay-run-\(runID)"
+        running = (runID, job, task, token)
+        records[job.uri]?[job.fingerprint]?.status = .running
+        records[job.uri]?[job.fingerprint]?.startedAt = Date()
+        records[job.uri]?[job.fingerprint]?.results = [:]
+        records[job.uri]?[job.fingerprint]?.order = []
+        records[job.uri]?[job.fingerprint]?.tokens = 0
+        changedDocuments.insert(job.uri)
+        progress?(.begin(token: token, title: "fmplay: running \(request.block.displayName)"))
+    }
+
+    private func priority(_ job: Job) -> (Int, Int, Int) {
+        let blockRange = job.request.block.range.offsets
+        let documentRank = job.uri == lastViewedURI ? 0 : 1
+        let visible = visibleRanges[job.uri].map { $0.overlaps(blockRange) || $0.contains(blockRange.lowerBound) } ?? false
+        return (documentRank, visible ? 0 : 1, blockRange.lowerBound)
+    }
+
+    // MARK: Updates from runs
+
+    func apply(_ update: EvaluationUpdate) {
+        guard let running, running.runID == update.runID else { return }
+        let uri = running.job.uri
+        let fingerprint = running.job.fingerprint
+        let isCancelled = records[uri]?[fingerprint]?.status == .cancelled
+        switch update.kind {
+        case .event(let event):
+            guard !isCancelled, var record = records[uri]?[fingerprint] else { return }
+            switch event {
+            case .result(let result):
+                let key = ResultKey(relativeStart: result.range.lowerBound - record.blockStart, iteration: result.iteration)
+                if record.results.updateValue(result, forKey: key) == nil { record.order.append(key) }
+                if result.kind == .error { failuresDirty.insert(uri) }
+            case .tokens(let count):
+                record.tokens = count
+                if let token = running.progressToken { progress?(.report(token: token, message: "\(count) tokens")) }
+            }
+            records[uri]?[fingerprint] = record
+            changedDocuments.insert(uri)
+        case .finished(let outcome):
+            self.running = nil
+            if var record = records[uri]?[fingerprint] {
+                record.duration = record.startedAt.map { Date().timeIntervalSince($0) }
+                if !isCancelled { record.status = .done(outcome) }
+                records[uri]?[fingerprint] = record
+                failuresDirty.insert(uri)
+                changedDocuments.insert(uri)
+            }
+            if let token = running.progressToken {
+                progress?(.end(token: token, message: isCancelled ? "cancelled" : (outcome.error ?? "done")))
+            }
+            pump()
+        }
+    }
+
+    // MARK: Reading results
+
+    func takeChangedDocuments() -> Set<String> {
+        defer { changedDocuments.removeAll() }
+        return changedDocuments
+    }
+
+    var changedDocumentsIsEmpty: Bool { changedDocuments.isEmpty }
+
+    func failuresChanged(_ uri: String) -> Bool { failuresDirty.contains(uri) }
+
+    /// Evaluation errors of the current blocks, at their call sites (or the block's head).
+    func failures(_ uri: String, in current: DocumentAnalysis) -> [(offsets: Swift.Range<Int>, message: String)] {
+        failuresDirty.remove(uri)
+        var result: [(Swift.Range<Int>, String)] = []
+        for (block, fingerprint) in zip(current.file.playgrounds, fingerprints(current)) {
+            guard let record = records[uri]?[fingerprint] else { continue }
+            let shift = block.range.start.offset - record.blockStart
+            for key in record.order {
+                guard let call = record.results[key], call.kind == .error else { continue }
+                result.append(((call.range.lowerBound + shift)..<(call.range.upperBound + shift), call.content.stringValue ?? "evaluation failed"))
+            }
+            if case .done(let outcome) = record.status, let error = outcome.error {
+                let range = outcome.errorRange.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
+                    ?? block.range.start.offset..<block.bodyRange.start.offset
+                if !result.contains(where: { $0.0 == range && $0.1 == error }) { result.append((range, error)) }
+            }
+        }
+        return result
+    }
+
+    /// The current blocks with their records, results mapped into the current text.
+    func blocks(_ uri: String, in current: DocumentAnalysis) -> [(block: PlaygroundBlock, record: BlockRecord?, results: [CallResult])] {
+        zip(current.file.playgrounds, fingerprints(current)).map { block, fingerprint in
+            guard let record = records[uri]?[fingerprint] else { return (block, nil, []) }
+            let shift = block.range.start.offset - record.blockStart
+            let results = record.order.compactMap { key -> CallResult? in
+                guard var result = record.results[key] else { return nil }
+                result.range = (result.range.lowerBound + shift)..<(result.range.upperBound + shift)
+                return result
+            }
+            return (block, record, results)
+        }
+    }
+
+    var isIdle: Bool { running == nil && pending.isEmpty }
+}

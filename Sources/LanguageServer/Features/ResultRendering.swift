@@ -1,0 +1,148 @@
+import Foundation
+import JSON
+
+/// Text renderings of results: short hints, lens statuses and hover Markdown.
+enum ResultRendering {
+    /// `→ "Journey to the Land of the Rising Sun"`, `→ SearchSuggestions(searchTerms: 4 items)`,
+    /// `→ [3/3] "…"` in a loop, a trailing `⋯` while streaming; at most `limit` characters.
+    static func hint(_ result: CallResult, iterations: Int, limit: Int) -> String {
+        var prefix = result.kind == .error ? "✗ " : (result.kind == .print ? "» " : "→ ")
+        if iterations > 1 { prefix += "[\(result.iteration + 1)/\(iterations)] " }
+        let suffix = result.isComplete ? "" : " ⋯"
+        let budget = max(4, limit - prefix.count - suffix.count)
+        let body: String
+        switch result.content {
+        case .string(let text) where result.kind == .response || result.kind == .stream:
+            body = "\"" + truncate(collapse(text), to: budget - 2) + "\""
+        case .string(let text):
+            body = truncate(collapse(text), to: budget)
+        default:
+            body = truncate(summary(result.content, typeName: result.typeName, budget: budget), to: budget)
+        }
+        return prefix + body + suffix
+    }
+
+    /// A one-line summary of a structured value: `Type(name: "x", items: 4 items)`.
+    static func summary(_ value: JSONValue, typeName: String?, budget: Int) -> String {
+        switch value {
+        case .object(let object):
+            let fields = object.map { key, member in "\(key): \(short(member))" }.joined(separator: ", ")
+            return "\(typeName ?? "")(\(fields))"
+        case .array(let elements):
+            return "[\(elements.count) item\(elements.count == 1 ? "" : "s")]"
+        default:
+            return short(value)
+        }
+    }
+
+    private static func short(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "nil"
+        case .bool(let b): return "\(b)"
+        case .int(let i): return "\(i)"
+        case .double(let d): return "\(d)"
+        case .string(let s): return "\"\(truncate(collapse(s), to: 24))\""
+        case .array(let a): return "\(a.count) item\(a.count == 1 ? "" : "s")"
+        case .object(let o): return "{\(o.count) field\(o.count == 1 ? "" : "s")}"
+        }
+    }
+
+    static func collapse(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
+    }
+
+    static func truncate(_ text: String, to limit: Int) -> String {
+        guard text.count > limit else { return text }
+        return String(text.prefix(max(1, limit - 1))) + "…"
+    }
+
+    /// The hover for a call's result.
+    static func markdown(_ result: CallResult, iterations: Int) -> String {
+        var lines: [String] = []
+        var title = "**\(result.kind.rawValue)**"
+        if let type = result.typeName { title += " · `\(type)`" }
+        if iterations > 1 { title += " · iteration \(result.iteration + 1) of \(iterations)" }
+        if !result.isComplete { title += " · streaming…" }
+        lines.append(title)
+        lines.append("")
+        switch result.content {
+        case .string(let text):
+            lines.append("```text")
+            lines.append(text)
+            lines.append("```")
+        default:
+            lines.append("```json")
+            lines.append(result.content.serialized(pretty: true))
+            lines.append("```")
+        }
+        if result.kind != .print {
+            var usage = "\(result.promptTokens) prompt tokens"
+            if result.cachedTokens > 0 { usage += " (\(result.cachedTokens) cached)" }
+            usage += " · \(result.responseTokens) response tokens"
+            if let ttft = result.timeToFirstToken { usage += " · first token \(seconds(ttft))" }
+            if let rate = result.tokensPerSecond { usage += " · \(rate.formatted1) tok/s" }
+            lines.append("")
+            lines.append(usage)
+        }
+        if let transcript = result.transcript, !transcript.isEmpty {
+            lines.append("")
+            lines.append("Transcript:")
+            lines.append("```text")
+            lines.append(transcript)
+            lines.append("```")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value < 1 ? "\(Int((value * 1000).rounded())) ms" : "\(value.formatted1) s"
+    }
+
+    static func statusName(_ status: EvaluationCoordinator.Status) -> String {
+        switch status {
+        case .queued: "queued"
+        case .running: "running"
+        case .done(let outcome): outcome.error == nil ? "done" : "failed"
+        case .cancelled: "cancelled"
+        case .blocked: "blocked"
+        }
+    }
+
+    /// The status lens: `✓ 3 results · 1.2 s · 212 tok · 95 tok/s`, `✗ exceededContextWindowSize`, `… running · 12 tok`.
+    static func status(_ record: EvaluationCoordinator.BlockRecord, results: [CallResult]) -> String? {
+        let tokens = results.reduce(0) { $0 + $1.responseTokens }
+        switch record.status {
+        case .queued:
+            return "… queued"
+        case .running:
+            return "… running · \(max(record.tokens, tokens)) tok"
+        case .cancelled:
+            return "■ cancelled"
+        case .blocked(let reason):
+            return "✗ \(reason)"
+        case .done(let outcome):
+            if let error = outcome.error {
+                let name = error.prefix { $0 != ":" && $0 != "(" }
+                return "✗ \(name.trimmingCharacters(in: .whitespaces))"
+            }
+            var parts = ["✓ \(results.count) result\(results.count == 1 ? "" : "s")"]
+            if outcome.fromCache {
+                parts.append("cached")
+            } else if let duration = record.duration {
+                parts.append(seconds(duration))
+            }
+            parts.append("\(tokens) tok")
+            let rates = results.compactMap(\.tokensPerSecond)
+            if !rates.isEmpty { parts.append("\((rates.reduce(0, +) / Double(rates.count)).formatted1) tok/s") }
+            return parts.joined(separator: " · ")
+        }
+    }
+}
+
+extension Double {
+    /// One decimal place: `1.2`, `95.0` shown as `95`.
+    var formatted1: String {
+        let rounded = (self * 10).rounded() / 10
+        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? "\(Int(rounded))" : "\(rounded)"
+    }
+}

@@ -1,0 +1,166 @@
+/// The one place that converts between the layers' UTF-8 byte offsets and
+/// LSP positions (line and character in the negotiated encoding).
+///
+/// Everything below `LanguageServer` speaks UTF-8 offsets; everything the
+/// server sends or receives speaks `LSPPosition`. Lines end at `\n`, `\r\n`
+/// or `\r`, as LSP defines. Out-of-range positions clamp, as the spec says:
+/// a character past the end of its line means the end of the line, a line
+/// past the end of the text means the end of the text.
+
+/// A position encoding a client and server agreed on in `initialize`.
+public enum PositionEncoding: String, Sendable, Hashable, Codable {
+    case utf8 = "utf-8"
+    case utf16 = "utf-16"
+    case utf32 = "utf-32"
+
+    /// The server's choice among the client's offers: UTF-8 when offered
+    /// (no conversion), otherwise UTF-16, which every client must support.
+    public static func negotiate(clientOffers: [String]?) -> PositionEncoding {
+        guard let offers = clientOffers else { return .utf16 }
+        if offers.contains(PositionEncoding.utf8.rawValue) { return .utf8 }
+        return .utf16
+    }
+
+    /// Code units of this encoding in the UTF-8 sequence starting with `leadByte`;
+    /// 0 for continuation bytes.
+    @inline(__always)
+    func units(leadByte byte: UInt8) -> Int {
+        switch self {
+        case .utf8: return 1
+        case .utf16: return byte & 0xC0 == 0x80 ? 0 : (byte >= 0xF0 ? 2 : 1)
+        case .utf32: return byte & 0xC0 == 0x80 ? 0 : 1
+        }
+    }
+}
+
+public struct LSPPosition: Sendable, Hashable, Codable, Comparable {
+    public var line: Int
+    public var character: Int
+
+    public init(line: Int, character: Int) {
+        self.line = line
+        self.character = character
+    }
+
+    public static func < (lhs: LSPPosition, rhs: LSPPosition) -> Bool {
+        (lhs.line, lhs.character) < (rhs.line, rhs.character)
+    }
+}
+
+public struct LSPRange: Sendable, Hashable, Codable {
+    public var start: LSPPosition
+    public var end: LSPPosition
+
+    public init(start: LSPPosition, end: LSPPosition) {
+        self.start = start
+        self.end = end
+    }
+
+    public func contains(_ position: LSPPosition) -> Bool { start <= position && position <= end }
+
+    public func overlaps(_ other: LSPRange) -> Bool { start <= other.end && other.start <= end }
+}
+
+/// Line starts of a UTF-8 text, for converting offsets and positions.
+public struct LineTable: Sendable {
+    public let bytes: [UInt8]
+    /// Offset of the first byte of each line; `lineStarts[0] == 0`.
+    public let lineStarts: [Int]
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        var starts = [0]
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte == 0x0A {
+                starts.append(index + 1)
+            } else if byte == 0x0D {
+                if index + 1 < count, bytes[index + 1] == 0x0A { index += 1 }
+                starts.append(index + 1)
+            }
+            index += 1
+        }
+        self.lineStarts = starts
+    }
+
+    public var lineCount: Int { lineStarts.count }
+
+    /// The offset just past the last character of a 0-based line, before its terminator.
+    public func lineContentEnd(_ line: Int) -> Int {
+        guard line + 1 < lineStarts.count else { return bytes.count }
+        var end = lineStarts[line + 1]
+        if end > lineStarts[line], bytes[end - 1] == 0x0A { end -= 1 }
+        if end > lineStarts[line], bytes[end - 1] == 0x0D { end -= 1 }
+        return end
+    }
+
+    /// The 0-based line holding `offset`.
+    public func line(containing offset: Int) -> Int {
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The LSP position of a UTF-8 offset (clamped into the text). An offset
+    /// inside a multi-byte character counts from that character's start.
+    public func position(of offset: Int, in encoding: PositionEncoding) -> LSPPosition {
+        let offset = min(max(0, offset), bytes.count)
+        let line = line(containing: offset)
+        let start = lineStarts[line]
+        let end = min(offset, lineContentEnd(line))
+        if encoding == .utf8 { return LSPPosition(line: line, character: end - start) }
+        var character = 0
+        var index = start
+        while index < end {
+            character += encoding.units(leadByte: bytes[index])
+            index += 1
+        }
+        return LSPPosition(line: line, character: character)
+    }
+
+    /// The UTF-8 offset of an LSP position (clamped). A character inside a
+    /// UTF-16 surrogate pair or a UTF-8 sequence rounds down to the start of
+    /// that character.
+    public func offset(of position: LSPPosition, in encoding: PositionEncoding) -> Int {
+        guard position.line >= 0 else { return 0 }
+        guard position.line < lineStarts.count else { return bytes.count }
+        let start = lineStarts[position.line]
+        let end = lineContentEnd(position.line)
+        let target = max(0, position.character)
+        if encoding == .utf8 {
+            var offset = min(start + target, end)
+            while offset > start, offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset -= 1 }
+            return offset
+        }
+        var units = 0
+        var index = start
+        while index < end {
+            let width = encoding.units(leadByte: bytes[index])
+            if width > 0 {
+                if units + width > target { break }
+                units += width
+            }
+            index += 1
+            // Step over the continuation bytes of this character.
+            while index < end, bytes[index] & 0xC0 == 0x80 { index += 1 }
+            if units == target { break }
+        }
+        return index
+    }
+
+    public func range(of offsets: Swift.Range<Int>, in encoding: PositionEncoding) -> LSPRange {
+        LSPRange(start: position(of: offsets.lowerBound, in: encoding), end: position(of: offsets.upperBound, in: encoding))
+    }
+
+    public func offsets(of range: LSPRange, in encoding: PositionEncoding) -> Swift.Range<Int> {
+        let start = offset(of: range.start, in: encoding)
+        let end = offset(of: range.end, in: encoding)
+        return min(start, end)..<max(start, end)
+    }
+}

@@ -1,0 +1,82 @@
+import JSON
+
+/// The server's settings, from `initializationOptions` and
+/// `workspace/didChangeConfiguration` (either the settings object itself or
+/// one nested under `fmplay`).
+public struct ServerConfiguration: Sendable, Equatable {
+    public enum EvaluationTrigger: String, Sendable, CaseIterable {
+        /// Evaluate a document's changed blocks when it is saved (default).
+        case onSave
+        /// Evaluate after typing pauses for `debounceMilliseconds`.
+        case onChange
+        /// Only through `fmplay.run` / `fmplay.runAll` (code lenses).
+        case manual
+    }
+
+    /// A GGUF file; nil means the embedded default model.
+    public var modelPath: String?
+    public var evaluate: EvaluationTrigger = .onSave
+    public var debounceMilliseconds = 500
+    /// The sampling seed when the file does not set one; nil means the evaluator's fixed default.
+    public var seed: UInt64?
+    /// A cap on response tokens per call, applied when the file does not set `maximumResponseTokens`.
+    public var maximumTokens: Int?
+    /// The longest an inlay hint's text gets, in characters.
+    public var hintLength = 40
+
+    public init() {}
+
+    /// Every key, with its meaning, for `fmplay lsp --help`.
+    public static let documentation: [(key: String, meaning: String)] = [
+        ("modelPath", "GGUF model file (default: the embedded SmolLM2 model, or $FMPLAY_MODEL)"),
+        ("evaluate", "\"onSave\" (default), \"onChange\" (with debounceMilliseconds) or \"manual\""),
+        ("debounceMilliseconds", "pause after typing before evaluating with onChange (default 500)"),
+        ("seed", "sampling seed when the file sets none"),
+        ("maxTokens", "maximum response tokens per model call"),
+        ("hintLength", "maximum inlay hint length in characters (default 40)"),
+    ]
+
+    /// Applies the settings in `value` over the current ones. Returns one
+    /// message per key that was ignored (unknown or of the wrong type), naming it.
+    public mutating func apply(_ value: JSONValue) -> [String] {
+        guard case .object(var object) = value else {
+            if value.isNull { return [] }
+            return ["fmplay settings must be an object, not \(value.kindDescription)"]
+        }
+        if case .object(let nested)? = object["fmplay"] { object = nested }
+        var problems: [String] = []
+        for (key, member) in object {
+            switch key {
+            case "modelPath", "model":
+                if member.isNull { modelPath = nil } else if let path = member.stringValue, !path.isEmpty { modelPath = path } else {
+                    problems.append("setting \(key) must be a file path, not \(member.kindDescription)")
+                }
+            case "evaluate":
+                if let raw = member.stringValue, let trigger = EvaluationTrigger(rawValue: raw) {
+                    evaluate = trigger
+                } else {
+                    problems.append("setting evaluate must be \"onSave\", \"onChange\" or \"manual\", not \(member.kindDescription)")
+                }
+            case "debounceMilliseconds", "debounce":
+                if let ms = member.intValue, ms >= 0, ms <= 60_000 { debounceMilliseconds = ms } else {
+                    problems.append("setting \(key) must be a number of milliseconds from 0 to 60000, not \(member.kindDescription)")
+                }
+            case "seed":
+                if member.isNull { seed = nil } else if let n = member.intValue, n >= 0 { seed = UInt64(n) } else {
+                    problems.append("setting seed must be a non-negative integer, not \(member.kindDescription)")
+                }
+            case "maxTokens", "maximumTokens", "maximumResponseTokens":
+                if member.isNull { maximumTokens = nil } else if let n = member.intValue, n > 0 { maximumTokens = n } else {
+                    problems.append("setting \(key) must be a positive integer, not \(member.kindDescription)")
+                }
+            case "hintLength":
+                if let n = member.intValue, n >= 8, n <= 1000 { hintLength = n } else {
+                    problems.append("setting hintLength must be an integer from 8 to 1000, not \(member.kindDescription)")
+                }
+            default:
+                problems.append("unknown setting \(key) (known: \(Self.documentation.map(\.key).joined(separator: ", ")))")
+            }
+        }
+        return problems
+    }
+}

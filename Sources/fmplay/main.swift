@@ -1,4 +1,3 @@
-import ArgumentParser
 import FMPlayCommands
 
 await FMPlay.runFromCommandLine()

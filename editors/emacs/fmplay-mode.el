@@ -59,6 +59,10 @@ Sent as initializationOptions and as the `fmplay' section of the
 workspace configuration.  The keys are those of `fmplay lsp --help'."
   :type 'plist)
 
+(defface fmplay-block-face
+  '((t :inherit font-lock-comment-face))
+  "Face of the block status (e.g. \"✓ 3 results · 1.2 s\") after each #Playground.")
+
 (defface fmplay-result-face
   '((t :inherit shadow :slant italic))
   "Face of the model results shown after their calls.")
@@ -138,6 +142,7 @@ workspace configuration.  The keys are those of `fmplay lsp --help'."
 
 (defvar-local fmplay--overlays nil "Overlays showing this buffer's results.")
 (defvar-local fmplay--results nil "The last `fmplay/results' results of this buffer (a list).")
+(defvar-local fmplay--blocks nil "The last `fmplay/results' blocks of this buffer (a list).")
 (defvar-local fmplay-status nil
   "Short evaluation status of this buffer, shown in the mode line.")
 
@@ -179,8 +184,19 @@ workspace configuration.  The keys are those of `fmplay lsp --help'."
   (mapc #'delete-overlay fmplay--overlays)
   (setq fmplay--overlays nil))
 
+(defun fmplay--overlay-at-end-of-line (line text face property)
+  "Show TEXT in FACE after 0-based LINE; tag the overlay with PROPERTY."
+  (goto-char (point-min))
+  (when (zerop (forward-line line))
+    (let* ((end (line-end-position))
+           (overlay (make-overlay end end nil t nil)))
+      (overlay-put overlay property t)
+      (overlay-put overlay 'after-string (propertize (concat "  " text) 'face face 'cursor t))
+      (push overlay fmplay--overlays))))
+
 (defun fmplay--render ()
-  "Draw `fmplay--results' as overlays at the end of each call's line."
+  "Draw `fmplay--results' at the end of each call's line, and each block's
+status (what other clients show as a code lens) after its #Playground line."
   (fmplay-clear-overlays)
   (let ((per-line (make-hash-table)) (order nil))
     (dolist (result fmplay--results)
@@ -192,22 +208,19 @@ workspace configuration.  The keys are those of `fmplay lsp --help'."
       (save-restriction
         (widen)
         (dolist (line (nreverse order))
-          (goto-char (point-min))
-          (when (zerop (forward-line line))
-            (let* ((end (line-end-position))
-                   (overlay (make-overlay end end nil t nil)))
-              (overlay-put overlay 'fmplay-result t)
-              (overlay-put overlay 'after-string
-                           (propertize (concat "  " (string-join (gethash line per-line) "  "))
-                                       'face 'fmplay-result-face 'cursor t))
-              (push overlay fmplay--overlays))))))))
+          (fmplay--overlay-at-end-of-line line (string-join (gethash line per-line) "  ")
+                                          'fmplay-result-face 'fmplay-result))
+        (dolist (block fmplay--blocks)
+          (let ((line (fmplay--get block "line")) (summary (fmplay--get block "summary")))
+            (when (and (integerp line) (stringp summary))
+              (fmplay--overlay-at-end-of-line line summary 'fmplay-block-face 'fmplay-block))))))))
 
 (defun fmplay-result-texts ()
   "The results shown in the current buffer, as a list of (LINE . TEXT).
 LINE is 1-based."
   (let (out)
     (dolist (overlay fmplay--overlays)
-      (when (overlay-buffer overlay)
+      (when (and (overlay-buffer overlay) (overlay-get overlay 'fmplay-result))
         (push (cons (line-number-at-pos (overlay-start overlay))
                     (string-trim (substring-no-properties (overlay-get overlay 'after-string))))
               out)))
@@ -236,6 +249,7 @@ LINE is 1-based."
     (when buffer
       (with-current-buffer buffer
         (setq fmplay--results (append (fmplay--get params "results") nil))
+        (setq fmplay--blocks (append (fmplay--get params "blocks") nil))
         (setq fmplay-status (fmplay--summarize params))
         (fmplay--render)
         (force-mode-line-update)

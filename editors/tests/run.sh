@@ -50,7 +50,7 @@ run "READMEs in a clean HOME (scripted server)" "$PYTHON" editors/tests/readme_c
 
 # End to end: the real server, evaluating with the default model. Manual evaluation so the
 # plugin's run command is what starts it; few tokens to stay quick.
-E2E_FILE=${FMPLAY_E2E_FILE:-editors/tests/e2e.fmplay}
+E2E_FILE=${FMPLAY_E2E_FILE:-Examples/trip-titles.fmplay}
 E2E_SETTINGS='{"evaluate":"manual","maxTokens":12,"seed":1}'
 skipped=0
 if "$FMPLAY" lsp --help >/dev/null 2>&1; then

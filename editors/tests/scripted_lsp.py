@@ -139,6 +139,9 @@ def handle(message):
             doc["results"] = [r for line in lines for r in results_for_block(doc["text"], line)]
             blocks = [{"name": f"block {i + 1}", "line": line, "status": "done" if line in lines else "idle"}
                       for i, line in enumerate(playground_lines(doc["text"]))]
+            for block in blocks:
+                if block["status"] == "done":
+                    block["summary"] = f"✓ {len(doc['results'])} results"
             notify("fmplay/results", {"uri": uri, "version": doc["version"], "results": doc["results"], "blocks": blocks})
         return
     if ident is not None:

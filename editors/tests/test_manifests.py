@@ -177,6 +177,11 @@ class LspHelp(unittest.TestCase):
             path = path.rstrip(".,;)")
             self.assertTrue(glob.glob(os.path.join(ROOT, path)), f"fmplay lsp --help names {path}, which does not exist")
 
+    def test_help_lines_fit_the_help_width(self):
+        text = self.help_source.split('"""')[1]
+        for line in text.splitlines():
+            self.assertLessEqual(len(line.strip("\n")) - 4, 78, f"too long for --help (it wraps): {line!r}")
+
     def test_help_is_printed_by_fmplay_lsp(self):
         binary = os.environ.get("FMPLAY_BINARY")
         if not binary or not os.path.exists(binary):

@@ -149,6 +149,12 @@ class TargetedScopes(unittest.TestCase):
         self.assertScope(text, '"q"', "string.quoted.triple.prompt.fmplay")
         self.assertNotIn("string.quoted.triple.prompt.fmplay", self.scopes(text, "after"))
 
+    def test_line_continuation_in_multiline_string(self):
+        text = 'let s = """\n  one \\\n  two\n  """\nlet after = 1\n'
+        self.assertScope(text, "\\", "constant.character.escape.newline.fmplay")
+        self.assertNotIn("invalid.illegal.escape.fmplay", self.scopes(text, "\\"))
+        self.assertScope(text, "two", "string.quoted.triple.fmplay")
+
     def test_raw_string(self):
         text = 'let s = #"a \\n "b" \\#(x)"#\nlet after = 1\n'
         self.assertScope(text, "\\n", "string.quoted.double.raw.fmplay")

@@ -20,6 +20,8 @@ QUERIES = os.path.join(os.path.dirname(HERE), "tree-sitter")
 # py-tree-sitter 0.26.
 SWIFT = tree_sitter.Language(tree_sitter_swift.language())
 FIXTURES = sorted(glob.glob(os.path.join(HERE, "fixtures", "*.fmplay")))
+EXAMPLES = sorted(glob.glob(os.path.join(os.path.dirname(os.path.dirname(HERE)), "Examples", "**", "*.fmplay"),
+                            recursive=True))
 
 
 def captures(query_name: str, source: bytes) -> dict[str, set[str]]:
@@ -36,7 +38,7 @@ class TreeSitterQueries(unittest.TestCase):
 
     def test_fixtures_parse_without_errors(self):
         language = SWIFT
-        for path in FIXTURES:
+        for path in FIXTURES + EXAMPLES:
             with self.subTest(file=os.path.basename(path)):
                 with open(path, "rb") as handle:
                     tree = tree_sitter.Parser(language).parse(handle.read())

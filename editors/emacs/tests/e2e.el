@@ -34,6 +34,31 @@
 
 (defvar fmplay-e2e--diagnostics-seen nil)
 
+(defvar fmplay-e2e--last-params nil "The last `fmplay/results' params.")
+
+(defun fmplay-e2e--note-results (params)
+  (setq fmplay-e2e--last-params params))
+
+(defun fmplay-e2e--block-status (line)
+  "The block status overlay text after 1-based LINE, or nil."
+  (save-excursion
+    (goto-char (point-min))
+    (forward-line (1- line))
+    (cl-some (lambda (overlay)
+               (and (overlay-get overlay 'fmplay-block)
+                    (string-trim (substring-no-properties (overlay-get overlay 'after-string)))))
+             (overlays-in (line-beginning-position) (1+ (line-end-position))))))
+
+(defun fmplay-e2e--failed-block (line)
+  "The summary of the block on 0-based LINE if it failed, else nil."
+  (let (summary)
+    (mapc (lambda (block)
+            (when (and (equal (fmplay--get block "line") line)
+                       (equal (fmplay--get block "status") "failed"))
+              (setq summary (or (fmplay--get block "summary") "failed"))))
+          (fmplay--get fmplay-e2e--last-params "blocks"))
+    summary))
+
 (defun fmplay-e2e--note-diagnostics (_server method &rest _)
   (when (eq method 'textDocument/publishDiagnostics)
     (setq fmplay-e2e--diagnostics-seen t)))
@@ -52,6 +77,7 @@
           (cons `(fmplay-mode . (fmplay-eglot-server . ,fmplay-server-command))
                 (assq-delete-all 'fmplay-mode eglot-server-programs)))
     (advice-add 'eglot-handle-notification :before #'fmplay-e2e--note-diagnostics)
+    (advice-add 'fmplay--handle-results :before #'fmplay-e2e--note-results)
     (find-file file)
     (unless (eq major-mode 'fmplay-mode)
       (fmplay-e2e--finish nil (format "major mode is %s, not fmplay-mode" major-mode)))
@@ -65,19 +91,29 @@
     (let ((playground-line (line-number-at-pos)))
       (forward-line 1)
       (fmplay-run)
-      (let ((shown (fmplay-e2e--wait
+      (let* ((failed nil)
+             (shown (fmplay-e2e--wait
                     timeout
                     (lambda ()
-                      (cl-find-if (lambda (entry)
+                      (setq failed (fmplay-e2e--failed-block (1- playground-line)))
+                      (or failed
+                       (cl-find-if (lambda (entry)
                                     (and (>= (car entry) playground-line)
                                          (not (string-empty-p (cdr entry)))
                                          (or (null expect) (string-search expect (cdr entry))
                                              (string-search reject (cdr entry)))))
-                                  (fmplay-result-texts))))))
+                                  (fmplay-result-texts)))))))
+        (when failed
+          (fmplay-e2e--finish nil (format "the block failed: %s" failed)))
         (unless shown
           (fmplay-e2e--finish nil (format "no result shown as an overlay; results: %S" fmplay--results)))
         (when (string-search reject (cdr shown))
           (fmplay-e2e--finish nil (format "line %d shows a failure: %s" (car shown) (cdr shown))))
+        ;; The block's status (a code lens elsewhere) is drawn after its #Playground line.
+        (let ((status (fmplay-e2e--block-status playground-line)))
+          (unless status
+            (fmplay-e2e--finish nil (format "no block status after line %d" playground-line)))
+          (setq fmplay-status (format "%s; block: %s" fmplay-status status)))
         (save-excursion
           (goto-char (point-min))
           (forward-line (1- (car shown)))

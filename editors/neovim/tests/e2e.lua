@@ -8,7 +8,8 @@
 --   FMPLAY_TEST_REJECT   text it must not contain (default "✗", the server's failure mark)
 --   FMPLAY_TEST_TIMEOUT  seconds to wait for each step (default: 60)
 -- Opens the file, waits for diagnostics, runs the first #Playground block with :FmplayRun and
--- asserts that the server's result for it is shown as virtual text. Exits 0 on success.
+-- asserts that the server's result for it is shown as virtual text, then that :FmplayHover on
+-- the call opens a floating window with its output. Exits 0 on success.
 local function env(name, default)
   local value = os.getenv(name)
   if value == nil or value == "" then
@@ -66,9 +67,15 @@ local function main()
   vim.api.nvim_win_set_cursor(0, { playground + 1, 0 })
   vim.cmd("FmplayRun")
 
-  local shown
+  local shown, failed
   local ok = vim.wait(timeout, function()
     local payload = fmplay.results[bufnr]
+    for _, block in ipairs(payload and payload.blocks or {}) do
+      if block.line == playground - 1 and block.status == "failed" then
+        failed = block.summary or "failed"
+        return true
+      end
+    end
     if not payload or #(payload.results or {}) == 0 then
       return false
     end
@@ -84,6 +91,9 @@ local function main()
     end
     return false
   end, 100)
+  if failed then
+    return finish(false, "the block failed: " .. failed)
+  end
   if not ok then
     return finish(false, "no result shown as virtual text; results: " .. vim.inspect(fmplay.results[bufnr]))
   end
@@ -91,8 +101,26 @@ local function main()
     return finish(false, string.format("line %d shows a failure: %s", shown.line + 1, shown.text))
   end
   local line_text = vim.api.nvim_buf_get_lines(bufnr, shown.line, shown.line + 1, false)[1]
-  finish(true, string.format("line %d `%s` shows %s; status: %s", shown.line + 1, vim.trim(line_text), shown.text,
-    fmplay.statusline(bufnr)))
+
+  -- :FmplayHover on the call shows its full output in a floating window.
+  local call = fmplay.results[bufnr].results[1].range.start
+  vim.api.nvim_win_set_cursor(0, { call.line + 1, call.character })
+  vim.cmd("FmplayHover")
+  local hover
+  vim.wait(timeout, function()
+    for _, win in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_config(win).relative ~= "" then
+        hover = table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(win), 0, -1, false), " ")
+        return vim.trim(hover) ~= ""
+      end
+    end
+    return false
+  end, 50)
+  if not hover or vim.trim(hover) == "" then
+    return finish(false, "FmplayHover showed no floating window with the output")
+  end
+  finish(true, string.format("line %d `%s` shows %s; status: %s; hover: %s", shown.line + 1, vim.trim(line_text),
+    shown.text, fmplay.statusline(bufnr), hover:sub(1, 80)))
 end
 
 local ok, err = pcall(main)

@@ -41,9 +41,13 @@ let client: LanguageClient | undefined;
 let statusItem: vscode.StatusBarItem;
 const lastResults = new Map<string, FmplayResults>();
 
-function serverSettings(): Record<string, unknown> {
+// JSON values for the server (typed `any` so they satisfy the protocol's LSPAny).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Settings = { [key: string]: any };
+
+function serverSettings(): Settings {
   const configuration = vscode.workspace.getConfiguration("fmplay");
-  const settings: Record<string, unknown> = {};
+  const settings: Settings = {};
   for (const [setting, key] of Object.entries(SERVER_SETTINGS)) {
     const value = configuration.get(setting);
     if (value !== undefined && value !== null && value !== "") {

@@ -1,0 +1,89 @@
+import GGUF
+import Inference
+import XCTest
+
+/// The engine's forward pass against `ReferenceTransformer` on tiny
+/// seeded-random models that the tests write as GGUF files, for every
+/// architecture and weight type.
+///
+/// Tolerance: |engine - reference| <= tolerance * (1 + max |reference logit|)
+/// per logit, where tolerance is 1e-3 for float weights (F32 accumulation
+/// order differs from the Double reference).
+final class InferenceTinyModelTests: XCTestCase {
+    static let architectures = ["llama", "qwen2", "qwen3", "gemma3"]
+    static let tokens: [Int32] = [3, 17, 5, 88, 42, 9, 61, 0, 33, 70, 12]
+
+    func check(architecture: String, type: GGMLType, tolerance: Float, file: StaticString = #filePath, line: UInt = #line) throws {
+        let tiny = try TinyModel(spec: .forType(architecture, type),
+                                 encode: TinyModelEncoding.encode, decode: TinyModelEncoding.decode)
+        let expected = ReferenceTransformer(tiny).logits(Self.tokens)
+        let model = try tiny.load()
+        let label = "\(architecture) \(type)"
+
+        // Batched prompt processing in chunks of 4 tokens: last position's logits.
+        let batched = model.makeSession(contextSize: 32, threads: 2, maxBatch: 4)
+        try batched.prefill(Self.tokens)
+        assertClose(try batched.logits, expected.last!, tolerance: tolerance, "\(label) batched", file: file, line: line)
+
+        // Token-by-token decoding: every position's logits.
+        let decoding = model.makeSession(contextSize: 32, threads: 1, maxBatch: 1)
+        for (position, token) in Self.tokens.enumerated() {
+            try decoding.evaluate([token])
+            assertClose(try decoding.logits, expected[position], tolerance: tolerance, "\(label) position \(position)", file: file, line: line)
+        }
+    }
+
+    func assertClose(_ actual: [Float], _ expected: [Float], tolerance: Float, _ label: String,
+                     file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(actual.count, expected.count, label, file: file, line: line)
+        let bound = tolerance * (1 + expected.map(abs).max()!)
+        var worst: (index: Int, difference: Float) = (0, 0)
+        for i in expected.indices where abs(actual[i] - expected[i]) > worst.difference {
+            worst = (i, abs(actual[i] - expected[i]))
+        }
+        XCTAssertLessThanOrEqual(worst.difference, bound,
+                                 "\(label): logit \(worst.index) is \(actual[worst.index]), reference \(expected[worst.index])",
+                                 file: file, line: line)
+    }
+
+    func testFloatWeightsMatchReference() throws {
+        for architecture in Self.architectures {
+            for type in [GGMLType.f32, .f16, .bf16] {
+                try check(architecture: architecture, type: type, tolerance: 1e-3)
+            }
+        }
+    }
+
+    func testUnknownArchitectureIsAClearError() throws {
+        var spec = TinyModelSpec.forType("llama", .f32)
+        spec.architecture = "mamba"
+        let tiny = try TinyModel(spec: spec, encode: TinyModelEncoding.encode, decode: TinyModelEncoding.decode)
+        XCTAssertThrowsError(try tiny.load()) { error in
+            XCTAssertEqual(error as? InferenceError, .unsupportedArchitecture("mamba", path: "<tiny mamba F32>"))
+            XCTAssertTrue("\(error)".contains("supported: llama"), "\(error)")
+        }
+    }
+
+    func testMissingTensorIsAClearError() throws {
+        let tiny = try TinyModel(spec: .forType("qwen2", .f32), encode: TinyModelEncoding.encode, decode: TinyModelEncoding.decode)
+        // Rewrite the file without one bias tensor.
+        let original = try GGUFFile(bytes: tiny.file)
+        var writer = GGUFWriter()
+        for entry in original.metadata.entries { writer.set(entry.key, entry.value) }
+        for info in original.tensors where info.name != "blk.1.attn_k.bias" {
+            try writer.addTensor(name: info.name, type: info.type, dimensions: info.dimensions, data: Array(original.data(for: info)))
+        }
+        XCTAssertThrowsError(try InferenceModel(file: try GGUFFile(bytes: try writer.serialized()), path: "tiny.gguf")) { error in
+            XCTAssertEqual(error as? InferenceError, .missingTensor(name: "blk.1.attn_k.bias", path: "tiny.gguf"))
+        }
+    }
+
+    func testInvalidTokenAndFullContextAreErrors() throws {
+        let tiny = try TinyModel(spec: .forType("llama", .f32), encode: TinyModelEncoding.encode, decode: TinyModelEncoding.decode)
+        let session = try tiny.load().makeSession(contextSize: 4)
+        XCTAssertThrowsError(try session.evaluate([96])) { XCTAssertEqual($0 as? InferenceError, .invalidToken(96, vocabularySize: 96)) }
+        XCTAssertThrowsError(try session.evaluate([1, 2, 3, 4, 5])) { XCTAssertEqual($0 as? InferenceError, .contextFull(capacity: 4, requested: 5)) }
+        XCTAssertThrowsError(try session.logits) { XCTAssertEqual($0 as? InferenceError, .noLogits) }
+        XCTAssertEqual(session.count, 0, "a failed evaluation leaves the cache unchanged")
+    }
+}

@@ -55,7 +55,12 @@ let package = Package(
         // FoundationModels semantics over a LanguageModel protocol.
         .target(name: "FoundationModelsRuntime", dependencies: ["Schema", "JSON", "Guidance"]),
         .target(name: "EmbeddedModel", dependencies: ["FoundationModelsRuntime", "Inference", "Guidance", "Tokenizer"]),
-        .target(name: "PlaygroundEvaluator", dependencies: ["PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema"]),
+        .target(name: "PlaygroundEvaluator", dependencies: [
+            "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema",
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+            .product(name: "SwiftOperators", package: "swift-syntax"),
+            .product(name: "SwiftParser", package: "swift-syntax"),
+        ]),
 
         // Only this layer knows LSP.
         .target(name: "LanguageServer", dependencies: [

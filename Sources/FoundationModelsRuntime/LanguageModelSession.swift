@@ -79,7 +79,8 @@ public final class LanguageModelSession: Sendable {
         try await respond(to: Prompt(prompt), options: options)
     }
 
-    public func respond(to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
+    /// Guided by `schema`; a nil schema means free text (the content is then a string).
+    public func respond(to prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
                         options: GenerationOptions = GenerationOptions()) async throws -> Response<GeneratedContent> {
         let raw = try await run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options) { _ in }
         return Response(raw: raw, content: raw.content)
@@ -99,7 +100,8 @@ public final class LanguageModelSession: Sendable {
         streamResponse(to: prompt, generating: String.self, options: options)
     }
 
-    public func streamResponse(to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
+    /// Guided by `schema`; a nil schema streams free text as string content.
+    public func streamResponse(to prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
                                options: GenerationOptions = GenerationOptions()) -> ResponseStream<GeneratedContent> {
         ResponseStream(session: self, prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
     }

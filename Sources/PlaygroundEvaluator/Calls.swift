@@ -1,0 +1,298 @@
+import Foundation
+import FoundationModelsRuntime
+import PromptLanguage
+import Schema
+import SwiftSyntax
+
+/// Evaluated call arguments: label (nil when unlabelled), value, syntax.
+struct Arguments {
+    var items: [(label: String?, value: Value, syntax: ExprSyntax)]
+    func value(_ label: String) -> Value? { items.first { $0.label == label }?.value }
+    var unlabelled: [Value] { items.filter { $0.label == nil }.map(\.value) }
+}
+
+extension Interpreter {
+    func arguments(_ list: LabeledExprListSyntax) async throws -> Arguments {
+        var items: [(label: String?, value: Value, syntax: ExprSyntax)] = []
+        for argument in list { items.append((argument.label?.text, try await evaluate(argument.expression), argument.expression)) }
+        return Arguments(items: items)
+    }
+
+    func call(_ e: FunctionCallExprSyntax) async throws -> Value {
+        if let ref = e.calledExpression.as(DeclReferenceExprSyntax.self), lookup(ref.baseName.text) == nil {
+            return try await callFunction(ref.baseName.text, e)
+        }
+        if let member = e.calledExpression.as(MemberAccessExprSyntax.self) {
+            let name = member.declName.baseName.text
+            guard let baseExpr = member.base else { return try await implicitCall(name, e) }
+            let base = try await evaluate(baseExpr)
+            if base.isNull, baseExpr.is(OptionalChainingExprSyntax.self) { return .null }
+            return try await method(name, of: base, baseExpr: baseExpr, e)
+        }
+        throw error("'\(e.calledExpression.trimmedDescription.prefix(40))' cannot be called in prompt files", e)
+    }
+
+    /// `name(...)`: print, FoundationModels initializers, conversions, file types.
+    func callFunction(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value {
+        switch name {
+        case "print":
+            let args = try await arguments(e.arguments)
+            let separator = args.value("separator")?.stringValue ?? " "
+            let text = args.unlabelled.map(\.description).joined(separator: separator)
+            recorder.recordPrint(site(e), text: text, value: args.unlabelled.count == 1 ? args.unlabelled[0] : .string(text))
+            return .null
+        case "LanguageModelSession":
+            return try await makeSession(e)
+        case "GenerationOptions":
+            let args = try await arguments(e.arguments)
+            var options = GenerationOptions()
+            if case .samplingMode(let m) = args.value("sampling") ?? args.value("samplingMode") ?? .null { options.samplingMode = m }
+            options.temperature = args.value("temperature")?.number
+            if case .int(let n) = args.value("maximumResponseTokens") ?? .null { options.maximumResponseTokens = n }
+            if case .toolCallingMode(let m) = args.value("toolCallingMode") ?? .null { options.toolCallingMode = m }
+            return .options(options)
+        case "Instructions":
+            return .instructions(Instructions(try await builderText(e)))
+        case "Prompt":
+            return .prompt(Prompt(try await builderText(e)))
+        case "SystemLanguageModel":
+            let args = try await arguments(e.arguments)
+            if case .useCase(let useCase) = args.value("useCase") ?? .null { return .model(context.systemModel(useCase: useCase)) }
+            return .model(context.systemModel(useCase: .general))
+        case "PrivateCloudComputeLanguageModel":
+            return .model(context.serverModel())
+        case "GeneratedContent":
+            let args = try await arguments(e.arguments)
+            if let properties = args.value("properties") { return .content(properties.generatedContent) }
+            if let json = args.value("json")?.stringValue {
+                do { return .content(try GeneratedContent(json: json)) } catch { throw ThrownValue(value: .string("\(error)")) }
+            }
+            if let first = args.unlabelled.first { return .content(first.generatedContent) }
+            return .content(GeneratedContent(kind: .null))
+        case "ToolOutput":
+            let args = try await arguments(e.arguments)
+            return args.unlabelled.first ?? .null
+        case "String":
+            let args = try await arguments(e.arguments)
+            return .string((args.value("describing") ?? args.unlabelled.first ?? .string("")).description)
+        case "Int":
+            let args = try await arguments(e.arguments)
+            switch args.unlabelled.first {
+            case .int(let i): return .int(i)
+            case .double(let d): return .int(Int(d))
+            case .string(let s): return Int(s).map(Value.int) ?? .null
+            default: throw error("Int(...) needs a number or a string", e)
+            }
+        case "Double", "Float":
+            let args = try await arguments(e.arguments)
+            if let s = args.unlabelled.first?.stringValue { return Double(s).map(Value.double) ?? .null }
+            guard let n = args.unlabelled.first?.number else { throw error("\(name)(...) needs a number or a string", e) }
+            return .double(n)
+        default:
+            guard let type = context.file.resolveType(name, in: nil) else { throw error("cannot find '\(name)' in scope", e) }
+            return try await construct(type, e)
+        }
+    }
+
+    /// The text of `Instructions { ... }` / `Prompt { ... }` / `Instructions("...")`.
+    func builderText(_ e: FunctionCallExprSyntax) async throws -> String {
+        if let closure = e.trailingClosure { return try await builder(closure.statements).joined(separator: "\n") }
+        let args = try await arguments(e.arguments)
+        return args.unlabelled.map(promptText).joined(separator: "\n")
+    }
+
+    /// Each statement's value in a result builder; `if`, `for` and `switch` contribute their branches.
+    func builder(_ items: CodeBlockItemListSyntax) async throws -> [String] {
+        var parts: [String] = []
+        for item in items {
+            switch item.item {
+            case .expr(let expr):
+                if let ifExpr = expr.as(IfExprSyntax.self) {
+                    parts += try await withScope { () -> [String] in
+                        if try await conditionsHold(ifExpr.conditions) { return try await builder(ifExpr.body.statements) }
+                        switch ifExpr.elseBody {
+                        case .codeBlock(let block): return try await builder(block.statements)
+                        case .ifExpr(let next): return try await builder(CodeBlockItemListSyntax([CodeBlockItemSyntax(item: .expr(ExprSyntax(next)))]))
+                        case nil: return []
+                        }
+                    }
+                } else {
+                    let value = try await evaluate(expr)
+                    if !value.isNull { parts.append(promptText(value)) }
+                }
+            case .stmt(let stmt):
+                if let loop = stmt.as(ForStmtSyntax.self) {
+                    let sequence = try await evaluate(loop.sequence)
+                    guard case .array(let elements) = sequence else { throw error("a builder loop needs an array", loop.sequence) }
+                    for element in elements {
+                        parts += try await withScope { () -> [String] in
+                            try bind(loop.pattern, to: element)
+                            return try await builder(loop.body.statements)
+                        }
+                    }
+                } else if let exprStmt = stmt.as(ExpressionStmtSyntax.self) {
+                    parts += try await builder(CodeBlockItemListSyntax([CodeBlockItemSyntax(item: .expr(exprStmt.expression))]))
+                } else {
+                    throw error("this statement is not supported in a builder", stmt)
+                }
+            case .decl(let decl):
+                guard let variable = decl.as(VariableDeclSyntax.self) else { throw error("declarations are not supported in a builder", decl) }
+                try await declare(variable)
+            }
+        }
+        return parts
+    }
+
+    /// How a value reads in a prompt: strings as is, Generable values as JSON.
+    func promptText(_ value: Value) -> String {
+        switch value {
+        case .string, .int, .double, .bool, .instructions, .prompt: return value.description
+        case .array(let a) where a.allSatisfy({ $0.stringValue != nil }): return a.map(\.description).joined(separator: "\n")
+        default: return value.generatedContent.jsonString
+        }
+    }
+
+    /// A struct's memberwise initializer (plain data, Generable types and tools).
+    func construct(_ type: TypeDeclaration, _ e: FunctionCallExprSyntax) async throws -> Value {
+        guard type.kind == .struct else { throw error("'\(type.name)' cannot be constructed in prompt files", e) }
+        let args = try await arguments(e.arguments)
+        var fields: [(name: String, value: Value)] = []
+        let stored = (type.properties + type.otherProperties).filter { !$0.isStatic && !$0.isComputed }
+            .sorted { $0.range.start.offset < $1.range.start.offset }
+        var used = Set<String>()
+        for property in stored {
+            if let given = args.items.first(where: { $0.label == property.name }) {
+                fields.append((property.name, given.value))
+                used.insert(property.name)
+            } else if let initializer = context.initializer(of: property) {
+                fields.append((property.name, try await isolated([:]) { try await evaluate(initializer) }))
+            } else if property.type?.isOptional == true {
+                fields.append((property.name, .null))
+            } else if type.tool != nil, property.name == "name" || property.name == "description" {
+                continue
+            } else {
+                throw error("missing argument '\(property.name)' in call to \(type.name)(...)", e)
+            }
+        }
+        for item in args.items where item.label == nil || !used.contains(item.label!) {
+            throw error("\(type.name) has no stored property '\(item.label ?? "_")'", item.syntax)
+        }
+        return .structure(type: type.qualifiedName, fields: fields)
+    }
+
+    /// `.member(...)` with the type implied: sampling modes, enum cases with payloads.
+    func implicitCall(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value {
+        let args = try await arguments(e.arguments)
+        switch name {
+        case "random":
+            let seed: UInt64? = args.value("seed").flatMap { $0.number }.map { UInt64(max(0, $0)) }
+            if let top = args.value("top")?.number { return .samplingMode(.random(top: Int(top), seed: seed)) }
+            if let p = args.value("probabilityThreshold")?.number { return .samplingMode(.random(probabilityThreshold: p, seed: seed)) }
+            throw error("random(...) needs top: or probabilityThreshold:", e)
+        default:
+            return .enumCase(type: "", name: name, payload: args.items.map { ($0.label, $0.value) })
+        }
+    }
+
+    // MARK: Methods
+
+    func method(_ name: String, of base: Value, baseExpr: ExprSyntax, _ e: FunctionCallExprSyntax) async throws -> Value {
+        switch base {
+        case .session(let session):
+            switch name {
+            case "respond", "streamResponse": return try await modelCall(name, session, e)
+            case "prewarm": await session.prewarm(); return .null
+            default: break
+            }
+        case .stream(let stream):
+            if name == "collect" { return try await collect(stream) }
+        case .type(let typeName):
+            if typeName.hasSuffix("SamplingMode") || typeName == "GenerationOptions" { return try await implicitCall(name, e) }
+            if let type = context.file.resolveType(typeName, in: nil), type.kind == .enum {
+                let args = try await arguments(e.arguments)
+                return .enumCase(type: type.qualifiedName, name: name, payload: args.items.map { ($0.label, $0.value) })
+            }
+            if let type = context.file.resolveType(name, in: typeName) { return try await construct(type, e) }
+        case .content(let c):
+            if name == "value" {
+                let args = try await arguments(e.arguments)
+                guard let property = args.value("forProperty")?.stringValue else { return .content(c) }
+                guard let found = c[property] else { throw ThrownValue(value: .string("no property '\(property)' in \(c.jsonString)")) }
+                return .content(found)
+            }
+        default:
+            break
+        }
+        let args = try await arguments(e.arguments)
+        let closure = e.trailingClosure
+        switch (name, base) {
+        case ("uppercased", .string(let s)): return .string(s.uppercased())
+        case ("lowercased", .string(let s)): return .string(s.lowercased())
+        case ("hasPrefix", .string(let s)): return .bool(s.hasPrefix(args.unlabelled.first?.stringValue ?? ""))
+        case ("hasSuffix", .string(let s)): return .bool(s.hasSuffix(args.unlabelled.first?.stringValue ?? ""))
+        case ("contains", .string(let s)): return .bool(s.contains(args.unlabelled.first?.stringValue ?? ""))
+        case ("split", .string(let s)):
+            let separator = args.value("separator")?.stringValue ?? " "
+            return .array(s.components(separatedBy: separator).filter { !$0.isEmpty }.map(Value.string))
+        case ("replacingOccurrences", .string(let s)):
+            return .string(s.replacingOccurrences(of: args.value("of")?.stringValue ?? "", with: args.value("with")?.stringValue ?? ""))
+        case ("trimmingCharacters", .string(let s)): return .string(s.trimmingCharacters(in: .whitespacesAndNewlines))
+        case ("joined", .array(let a)):
+            return .string(a.map(\.description).joined(separator: args.value("separator")?.stringValue ?? ""))
+        case ("contains", .array(let a)):
+            let needle = args.unlabelled.first ?? .null
+            return .bool(a.contains { Value.equal($0, needle) })
+        case ("enumerated", .array(let a)):
+            return .array(a.enumerated().map { .tuple([(label: "offset", value: .int($0.offset)), (label: "element", value: $0.element)]) })
+        case ("reversed", .array(let a)): return .array(a.reversed())
+        case ("sorted", .array(let a)): return .array(a.sorted { (Value.compare($0, $1) ?? 0) < 0 })
+        case ("prefix", .array(let a)): return .array(Array(a.prefix(Int(args.unlabelled.first?.number ?? 0))))
+        case ("randomElement", .array(let a)): return a.first ?? .null
+        case ("append", .array(var a)):
+            a.append(args.unlabelled.first ?? .null)
+            try await assign(to: baseExpr, .array(a))
+            return .null
+        case ("map", .array(let a)), ("filter", .array(let a)), ("compactMap", .array(let a)), ("forEach", .array(let a)):
+            guard let closure = closure ?? args.items.first.flatMap({ $0.syntax.as(ClosureExprSyntax.self) }) else {
+                throw error("\(name) needs a closure", e)
+            }
+            var results: [Value] = []
+            for element in a {
+                let result = try await apply(closure, [element])
+                switch name {
+                case "filter": if case .bool(true) = result { results.append(element) }
+                case "compactMap": if !result.isNull { results.append(result) }
+                default: results.append(result)
+                }
+            }
+            return name == "forEach" ? .null : .array(results)
+        case ("index", .dictionary), ("contains", .dictionary(_)):
+            break
+        default:
+            break
+        }
+        throw error("'\(name)(...)' is not available on \(base.description.prefix(40)) in prompt files", e)
+    }
+
+    /// Calls a closure literal with positional arguments (`$0` or named parameters).
+    func apply(_ closure: ClosureExprSyntax, _ values: [Value]) async throws -> Value {
+        try await withScope {
+            var names: [String] = []
+            if let parameters = closure.signature?.parameterClause {
+                switch parameters {
+                case .simpleInput(let list): names = list.map(\.name.text)
+                case .parameterClause(let clause): names = clause.parameters.map { ($0.secondName ?? $0.firstName).text }
+                }
+            }
+            for (index, value) in values.enumerated() {
+                define("$\(index)", value)
+                if index < names.count { define(names[index], value) }
+            }
+            if closure.statements.count == 1, case .expr(let expr) = closure.statements.first!.item {
+                return try await evaluate(expr)
+            }
+            if case .returned(let value) = try await execute(closure.statements) { return value }
+            return .null
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import FoundationModelsRuntime
+import PromptLanguage
+import Schema
+import SwiftOperators
+import SwiftSyntax
+
+/// How blocks are evaluated: the model behind `SystemLanguageModel.default`,
+/// the default seed and the option overrides the CLI or editor gives.
+public struct EvaluationConfiguration: Sendable {
+    /// The backend of `SystemLanguageModel.default`; nil reads as `.unavailable(.modelNotReady)`.
+    public var model: (any LanguageModel)?
+    /// The backend of `PrivateCloudComputeLanguageModel()`; nil reads as unavailable.
+    public var serverModel: (any LanguageModel)?
+    /// The seed used unless the file's `GenerationOptions` give one.
+    public var seed: UInt64
+    /// Defaults for options the file does not set.
+    public var temperature: Double?
+    public var maximumResponseTokens: Int?
+    /// Seconds a block may run before it is cancelled (nil: no limit).
+    public var timeout: Double?
+    /// Where results are cached (nil: no caching).
+    public var cache: ResultCache?
+
+    public init(model: (any LanguageModel)?, serverModel: (any LanguageModel)? = nil, seed: UInt64 = GenerationOptions.defaultSeed,
+                temperature: Double? = nil, maximumResponseTokens: Int? = nil, timeout: Double? = nil, cache: ResultCache? = nil) {
+        self.model = model
+        self.serverModel = serverModel
+        self.seed = seed
+        self.temperature = temperature
+        self.maximumResponseTokens = maximumResponseTokens
+        self.timeout = timeout
+        self.cache = cache
+    }
+
+    /// The file's options with the configured defaults filled in.
+    func effectiveOptions(_ options: GenerationOptions) -> GenerationOptions {
+        var options = options
+        if options.temperature == nil { options.temperature = temperature }
+        if options.maximumResponseTokens == nil { options.maximumResponseTokens = maximumResponseTokens }
+        return options
+    }
+
+    /// What besides the source decides a block's results (for cache keys).
+    var identity: String {
+        "model=\(model?.identity ?? "none");server=\(serverModel?.identity ?? "none");seed=\(seed);"
+            + "temperature=\(temperature.map { "\($0)" } ?? "-");maxTokens=\(maximumResponseTokens.map(String.init) ?? "-")"
+    }
+}
+
+/// A tool's `call(arguments:)` body.
+struct ToolBody: @unchecked Sendable {
+    var argumentName: String
+    var statements: CodeBlockItemListSyntax
+}
+
+/// One file prepared for evaluation: the semantic model plus the
+/// operator-folded syntax the interpreter walks.
+final class EvaluationContext: @unchecked Sendable {
+    let file: PromptFile
+    let configuration: EvaluationConfiguration
+    /// Folded playground bodies by the byte offset of their first statement.
+    private(set) var bodies: [Int: CodeBlockItemListSyntax] = [:]
+    /// Folded initializers by the offset of the declared name (properties and top-level constants).
+    private(set) var initializers: [Int: ExprSyntax] = [:]
+    /// Top-level `let`/`var` declarations in order.
+    private(set) var topLevelVariables: [VariableDeclSyntax] = []
+    /// `call(arguments:)` bodies by qualified tool type name.
+    private(set) var toolBodies: [String: ToolBody] = [:]
+
+    init(file: PromptFile, configuration: EvaluationConfiguration) {
+        self.file = file
+        self.configuration = configuration
+        let folded = OperatorTable.standardOperators.foldAll(file.syntax) { _ in }
+        index(Syntax(folded), scope: nil)
+    }
+
+    private func index(_ node: Syntax, scope: String?) {
+        if let decl = node.as(VariableDeclSyntax.self) {
+            if scope == nil, decl.parent?.parent?.parent?.is(SourceFileSyntax.self) == true { topLevelVariables.append(decl) }
+            for binding in decl.bindings {
+                if let value = binding.initializer?.value {
+                    initializers[binding.pattern.positionAfterSkippingLeadingTrivia.utf8Offset] = value
+                }
+            }
+        }
+        var innerScope = scope
+        if let decl = node.as(StructDeclSyntax.self) { innerScope = scope.map { $0 + "." } ?? "" ; innerScope! += decl.name.text }
+        if let decl = node.as(EnumDeclSyntax.self) { innerScope = (scope.map { $0 + "." } ?? "") + decl.name.text }
+        if let function = node.as(FunctionDeclSyntax.self), function.name.text == "call", let scope, let body = function.body {
+            let parameter = function.signature.parameterClause.parameters.first
+            let name = (parameter?.secondName ?? parameter?.firstName)?.text ?? "arguments"
+            toolBodies[scope] = ToolBody(argumentName: name, statements: body.statements)
+        }
+        if let closure = node.as(ClosureExprSyntax.self) {
+            bodies[closure.statements.position.utf8Offset] = closure.statements
+        }
+        for child in node.children(viewMode: .sourceAccurate) { index(child, scope: innerScope) }
+    }
+
+    func body(of block: PlaygroundBlock) -> CodeBlockItemListSyntax? { bodies[block.body.position.utf8Offset] }
+
+    func initializer(of property: PropertyDeclaration) -> ExprSyntax? { initializers[property.nameRange.start.offset] }
+
+    func callBody(ofTool type: TypeDeclaration) -> ToolBody? { toolBodies[type.qualifiedName] }
+
+    func systemModel(useCase: SystemLanguageModel.UseCase) -> SystemLanguageModel {
+        SystemLanguageModel(base: configuration.model, useCase: useCase)
+    }
+
+    func serverModel() -> SystemLanguageModel { SystemLanguageModel(base: configuration.serverModel) }
+
+    func schema(forType name: String) -> GenerationSchema? {
+        guard let type = file.resolveType(name, in: nil) else { return nil }
+        return file.schemas[type.qualifiedName]
+    }
+}

@@ -1,0 +1,159 @@
+import FoundationModelsRuntime
+import JSON
+
+/// One recorded result: a model call, a stream, a `print`, or the error that stopped a block.
+public struct EvaluationResult: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable { case response, stream, print, error }
+
+    public var kind: Kind
+    /// 1-based position of the call (or of the failing statement).
+    public var line: Int
+    public var column: Int
+    public var endLine: Int
+    public var endColumn: Int
+    /// How many results this source location recorded before this one in the block (loop iteration).
+    public var iteration: Int
+    /// The Generable type's name, or nil for text.
+    public var typeName: String?
+    /// A JSON value for generated results, a string for text.
+    public var content: JSONValue
+    /// The rendering shown to people.
+    public var text: String
+    public var usage: Usage?
+    public var timeToFirstToken: Double?
+    public var tokensPerSecond: Double?
+    public var snapshots: Int
+    public var toolCalls: [ToolCallRecord]
+    /// The session's transcript after a `respond` (readable form).
+    public var transcript: String?
+
+    public init(kind: Kind, line: Int, column: Int, endLine: Int, endColumn: Int, iteration: Int = 0, typeName: String? = nil,
+                content: JSONValue, text: String, usage: Usage? = nil, timeToFirstToken: Double? = nil, tokensPerSecond: Double? = nil,
+                snapshots: Int = 0, toolCalls: [ToolCallRecord] = [], transcript: String? = nil) {
+        self.kind = kind
+        self.line = line
+        self.column = column
+        self.endLine = endLine
+        self.endColumn = endColumn
+        self.iteration = iteration
+        self.typeName = typeName
+        self.content = content
+        self.text = text
+        self.usage = usage
+        self.timeToFirstToken = timeToFirstToken
+        self.tokensPerSecond = tokensPerSecond
+        self.snapshots = snapshots
+        self.toolCalls = toolCalls
+        self.transcript = transcript
+    }
+}
+
+public struct ToolCallRecord: Sendable, Hashable {
+    public var name: String
+    public var arguments: JSONValue
+    public var output: String
+}
+
+/// The outcome of one `#Playground` block.
+public struct BlockResult: Sendable, Hashable {
+    public enum Status: String, Sendable, Hashable { case ok, error }
+    public var name: String?
+    /// The name, or `#Playground N`.
+    public var displayName: String
+    public var index: Int
+    public var line: Int
+    public var status: Status
+    public var error: String?
+    public var results: [EvaluationResult]
+    /// Served from the result cache.
+    public var cached: Bool
+    /// Wall-clock seconds the block took (0 when cached).
+    public var duration: Double
+}
+
+/// The outcome of one file.
+public struct FileResult: Sendable, Hashable {
+    public var path: String
+    public var blocks: [BlockResult]
+    /// A problem with the file as a whole (unreadable), nil otherwise.
+    public var error: String?
+
+    public var succeeded: Bool { error == nil && blocks.allSatisfy { $0.status == .ok } }
+}
+
+/// What the evaluator reports while it runs, for live display.
+public enum EvaluationEvent: Sendable {
+    case blockStarted(path: String, block: String, line: Int)
+    /// A stream's value so far (`snapshots` counts them).
+    case snapshot(path: String, block: String, result: EvaluationResult)
+    case result(path: String, block: String, result: EvaluationResult)
+    case blockFinished(path: String, block: BlockResult)
+}
+
+// MARK: JSON (the `fmplay run --format json` contract and the cache format)
+
+extension EvaluationResult {
+    public var jsonValue: JSONValue {
+        var object: JSONObject = [
+            "line": .int(line), "column": .int(column), "endLine": .int(endLine), "endColumn": .int(endColumn),
+            "iteration": .int(iteration), "kind": .string(kind.rawValue),
+            "type": typeName.map(JSONValue.string) ?? .null, "content": content, "text": .string(text),
+        ]
+        if let usage {
+            object["usage"] = ["promptTokens": .int(usage.promptTokens), "cachedTokens": .int(usage.cachedTokens),
+                               "responseTokens": .int(usage.responseTokens)]
+        }
+        if let timeToFirstToken { object["timeToFirstToken"] = .double(timeToFirstToken) }
+        if let tokensPerSecond { object["tokensPerSecond"] = .double(tokensPerSecond) }
+        if kind == .response || kind == .stream {
+            object["snapshots"] = .int(snapshots)
+            object["toolCalls"] = .array(toolCalls.map {
+                ["name": .string($0.name), "arguments": $0.arguments, "output": .string($0.output)]
+            })
+        }
+        if let transcript { object["transcript"] = .string(transcript) }
+        return .object(object)
+    }
+
+    init?(json: JSONValue) {
+        guard let kind = json["kind"]?.stringValue.flatMap(Kind.init), let line = json["line"]?.intValue,
+              let column = json["column"]?.intValue, let text = json["text"]?.stringValue else { return nil }
+        let usage = json["usage"].map {
+            Usage(promptTokens: $0["promptTokens"]?.intValue ?? 0, cachedTokens: $0["cachedTokens"]?.intValue ?? 0,
+                  responseTokens: $0["responseTokens"]?.intValue ?? 0)
+        }
+        self.init(kind: kind, line: line, column: column, endLine: json["endLine"]?.intValue ?? line,
+                  endColumn: json["endColumn"]?.intValue ?? column, iteration: json["iteration"]?.intValue ?? 0,
+                  typeName: json["type"]?.stringValue, content: json["content"] ?? .null, text: text, usage: usage,
+                  timeToFirstToken: json["timeToFirstToken"]?.doubleValue, tokensPerSecond: json["tokensPerSecond"]?.doubleValue,
+                  snapshots: json["snapshots"]?.intValue ?? 0,
+                  toolCalls: (json["toolCalls"]?.arrayValue ?? []).map {
+                      ToolCallRecord(name: $0["name"]?.stringValue ?? "", arguments: $0["arguments"] ?? .null,
+                                     output: $0["output"]?.stringValue ?? "")
+                  },
+                  transcript: json["transcript"]?.stringValue)
+    }
+}
+
+extension BlockResult {
+    public var jsonValue: JSONValue {
+        var object: JSONObject = [
+            "name": name.map(JSONValue.string) ?? .null, "displayName": .string(displayName), "line": .int(line),
+            "status": .string(status.rawValue),
+        ]
+        if let error { object["error"] = .string(error) }
+        object["cached"] = .bool(cached)
+        object["duration"] = .double(duration)
+        object["results"] = .array(results.map(\.jsonValue))
+        return .object(object)
+    }
+}
+
+extension FileResult {
+    public var jsonValue: JSONValue {
+        var object: JSONObject = ["path": .string(path)]
+        if let error { object["error"] = .string(error) }
+        object["blocks"] = .array(blocks.map(\.jsonValue))
+        return .object(object)
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+import FoundationModelsRuntime
+import PromptLanguage
+import Schema
+@_spi(Compiler) import SwiftParser
+import SwiftSyntax
+
+extension Interpreter {
+    func evaluate(_ expr: ExprSyntax) async throws -> Value {
+        try Task.checkCancellation()
+        if let e = expr.as(TryExprSyntax.self) {
+            if e.questionOrExclamationMark?.tokenKind == .postfixQuestionMark {
+                do { return try await evaluate(e.expression) } catch is CancellationError { throw CancellationError() } catch let e as InterpreterError { throw e } catch { return .null }
+            }
+            return try await evaluate(e.expression)
+        }
+        if let e = expr.as(AwaitExprSyntax.self) { return try await evaluate(e.expression) }
+        if let e = expr.as(StringLiteralExprSyntax.self) { return .string(try await string(e)) }
+        if let e = expr.as(IntegerLiteralExprSyntax.self) {
+            guard let v = e.representedLiteralValue else { throw error("invalid integer literal", e) }
+            return .int(v)
+        }
+        if let e = expr.as(FloatLiteralExprSyntax.self) {
+            guard let v = e.representedLiteralValue else { throw error("invalid number literal", e) }
+            return .double(v)
+        }
+        if let e = expr.as(BooleanLiteralExprSyntax.self) { return .bool(e.literal.tokenKind == .keyword(.true)) }
+        if expr.is(NilLiteralExprSyntax.self) { return .null }
+        if let e = expr.as(ArrayExprSyntax.self) {
+            var values: [Value] = []
+            for element in e.elements { values.append(try await evaluate(element.expression)) }
+            return .array(values)
+        }
+        if let e = expr.as(DictionaryExprSyntax.self) {
+            guard case .elements(let elements) = e.content else { return .dictionary([]) }
+            var pairs: [(key: Value, value: Value)] = []
+            for element in elements {
+                let key = try await evaluate(element.key)
+                let value = try await evaluate(element.value)
+                if let index = pairs.firstIndex(where: { Value.equal($0.key, key) }) { pairs[index].value = value } else { pairs.append((key, value)) }
+            }
+            return .dictionary(pairs)
+        }
+        if let e = expr.as(TupleExprSyntax.self) {
+            if e.elements.count == 1, e.elements.first!.label == nil { return try await evaluate(e.elements.first!.expression) }
+            var items: [(label: String?, value: Value)] = []
+            for element in e.elements { items.append((element.label?.text, try await evaluate(element.expression))) }
+            return .tuple(items)
+        }
+        if let e = expr.as(DeclReferenceExprSyntax.self) { return try reference(e) }
+        if let e = expr.as(MemberAccessExprSyntax.self) { return try await memberAccess(e) }
+        if let e = expr.as(FunctionCallExprSyntax.self) { return try await call(e) }
+        if let e = expr.as(InfixOperatorExprSyntax.self) { return try await infix(e) }
+        if let e = expr.as(PrefixOperatorExprSyntax.self) {
+            let operand = try await evaluate(e.expression)
+            switch (e.operator.text, operand) {
+            case ("!", .bool(let b)): return .bool(!b)
+            case ("-", .int(let i)): return .int(-i)
+            case ("-", .double(let d)): return .double(-d)
+            default: throw error("operator '\(e.operator.text)' cannot be applied to \(operand.description)", e)
+            }
+        }
+        if let e = expr.as(TernaryExprSyntax.self) {
+            return try await truth(e.condition) ? try await evaluate(e.thenExpression) : try await evaluate(e.elseExpression)
+        }
+        if let e = expr.as(OptionalChainingExprSyntax.self) { return try await evaluate(e.expression) }
+        if let e = expr.as(ForceUnwrapExprSyntax.self) {
+            let value = try await evaluate(e.expression)
+            if value.isNull { throw error("unexpectedly found nil while unwrapping an Optional value", e) }
+            return value
+        }
+        if let e = expr.as(SubscriptCallExprSyntax.self) { return try await subscriptValue(e) }
+        if let e = expr.as(IfExprSyntax.self) {
+            // `if` as an expression: the value of the last expression of the taken branch.
+            return try await withScope {
+                if try await conditionsHold(e.conditions) { return try await lastValue(e.body.statements) }
+                switch e.elseBody {
+                case .ifExpr(let next): return try await evaluate(ExprSyntax(next))
+                case .codeBlock(let block): return try await lastValue(block.statements)
+                case nil: return .null
+                }
+            }
+        }
+        if let e = expr.as(AsExprSyntax.self) {
+            let value = try await evaluate(e.expression)
+            if e.questionOrExclamationMark?.tokenKind == .postfixQuestionMark { return value }
+            return value
+        }
+        if let e = expr.as(IsExprSyntax.self) {
+            let value = try await evaluate(e.expression)
+            if case .error(let err) = value { return .bool(errorIs(err.error, typeName: e.type.trimmedDescription)) }
+            return .bool(true)
+        }
+        if let e = expr.as(SequenceExprSyntax.self) { throw error("internal: unfolded operator sequence", e) }
+        throw error("'\(expr.trimmedDescription.prefix(40))' is not supported in prompt files", expr)
+    }
+
+    func lastValue(_ items: CodeBlockItemListSyntax) async throws -> Value {
+        var last: Value = .null
+        for item in items {
+            if case .expr(let e) = item.item { last = try await evaluate(e) } else { _ = try await execute(item) }
+        }
+        return last
+    }
+
+    /// A string literal, interpolations evaluated.
+    func string(_ literal: StringLiteralExprSyntax) async throws -> String {
+        guard let kind = literal.stringLiteralKind, !literal.hasError else { throw error("invalid string literal", literal) }
+        var result = ""
+        for segment in literal.segments {
+            switch segment {
+            case .stringSegment(let s):
+                s.appendUnescapedLiteralValue(stringLiteralKind: kind, delimiterLength: literal.delimiterLength, to: &result)
+            case .expressionSegment(let s):
+                guard let first = s.expressions.first else { continue }
+                result += try await evaluate(first.expression).description
+            }
+        }
+        return result
+    }
+
+    func reference(_ e: DeclReferenceExprSyntax) throws -> Value {
+        let name = e.baseName.text
+        if let value = lookup(name) { return value }
+        if name == "self", let value = lookup("self") { return value }
+        if context.file.resolveType(name, in: nil) != nil || Interpreter.knownTypes.contains(name) { return .type(name) }
+        throw error("cannot find '\(name)' in scope", e)
+    }
+
+    static let knownTypes: Set<String> = [
+        "SystemLanguageModel", "LanguageModelSession", "GenerationOptions", "Instructions", "Prompt", "GeneratedContent",
+        "String", "Int", "Double", "Float", "Bool", "Array", "Dictionary", "PrivateCloudComputeLanguageModel", "ToolOutput",
+        "Transcript", "GenerationError", "LanguageModelError",
+    ]
+
+    func subscriptValue(_ e: SubscriptCallExprSyntax) async throws -> Value {
+        let base = try await evaluate(e.calledExpression)
+        guard let argument = e.arguments.first else { throw error("a subscript needs an index", e) }
+        let index = try await evaluate(argument.expression)
+        switch (base, index) {
+        case (.array(let a), .int(let i)):
+            guard a.indices.contains(i) else { throw error("index \(i) is out of range (count \(a.count))", e) }
+            return a[i]
+        case (.dictionary(let pairs), _):
+            return pairs.first { Value.equal($0.key, index) }?.value ?? .null
+        case (.content(let c), .string(let key)): return c[key].map(Value.content) ?? .null
+        case (.content(let c), .int(let i)): return c.arrayValue.flatMap { $0.indices.contains(i) ? .content($0[i]) : nil } ?? .null
+        case (.transcript(let t), .int(let i)):
+            guard t.indices.contains(i) else { throw error("index \(i) is out of range (count \(t.count))", e) }
+            return .transcriptEntry(t[i])
+        default: throw error("cannot subscript \(base.description.prefix(30))", e)
+        }
+    }
+
+    // MARK: Operators
+
+    func infix(_ e: InfixOperatorExprSyntax) async throws -> Value {
+        if e.operator.is(AssignmentExprSyntax.self) {
+            let value = try await evaluate(e.rightOperand)
+            try await assign(to: e.leftOperand, value)
+            return .null
+        }
+        let op = e.operator.as(BinaryOperatorExprSyntax.self)?.operator.text ?? e.operator.trimmedDescription
+        if op == "&&" { return .bool(try await truth(e.leftOperand) ? try await truth(e.rightOperand) : false) }
+        if op == "||" { return .bool(try await truth(e.leftOperand) ? true : try await truth(e.rightOperand)) }
+        let left = try await evaluate(e.leftOperand)
+        if op == "??" { return left.isNull ? try await evaluate(e.rightOperand) : left }
+        let right = try await evaluate(e.rightOperand)
+        if ["+=", "-=", "*=", "/="].contains(op) {
+            let result = try arithmetic(String(op.dropLast()), left, right, e)
+            try await assign(to: e.leftOperand, result)
+            return .null
+        }
+        switch op {
+        case "==": return .bool(Value.equal(left, right))
+        case "!=": return .bool(!Value.equal(left, right))
+        case "<", ">", "<=", ">=":
+            guard let ordered = Value.compare(left, right) else { throw error("cannot compare \(left.description) and \(right.description)", e) }
+            switch op {
+            case "<": return .bool(ordered < 0)
+            case ">": return .bool(ordered > 0)
+            case "<=": return .bool(ordered <= 0)
+            default: return .bool(ordered >= 0)
+            }
+        case "..<", "...":
+            guard case .int(let lower) = left, case .int(let upper) = right else { throw error("ranges need integer bounds", e) }
+            return .range(lower: lower, upper: op == "..<" ? upper : upper + 1)
+        default:
+            return try arithmetic(op, left, right, e)
+        }
+    }
+
+    func arithmetic(_ op: String, _ left: Value, _ right: Value, _ node: some SyntaxProtocol) throws -> Value {
+        switch (op, left, right) {
+        case ("+", .string(let a), .string(let b)): return .string(a + b)
+        case ("+", .array(let a), .array(let b)): return .array(a + b)
+        case (_, .int(let a), .int(let b)):
+            switch op {
+            case "+": return .int(a &+ b)
+            case "-": return .int(a &- b)
+            case "*": return .int(a &* b)
+            case "/": guard b != 0 else { throw error("division by zero", node) }; return .int(a / b)
+            case "%": guard b != 0 else { throw error("division by zero", node) }; return .int(a % b)
+            default: break
+            }
+        default: break
+        }
+        if let a = left.number, let b = right.number {
+            switch op {
+            case "+": return .double(a + b)
+            case "-": return .double(a - b)
+            case "*": return .double(a * b)
+            case "/": return .double(a / b)
+            default: break
+            }
+        }
+        throw error("operator '\(op)' cannot be applied to \(left.description.prefix(30)) and \(right.description.prefix(30))", node)
+    }
+
+    func assign(to target: ExprSyntax, _ value: Value) async throws {
+        if let ref = target.as(DeclReferenceExprSyntax.self) { return try assign(ref.baseName.text, value, at: ref) }
+        if target.is(DiscardAssignmentExprSyntax.self) { return }
+        if let member = target.as(MemberAccessExprSyntax.self), let base = member.base?.as(DeclReferenceExprSyntax.self),
+           case .structure(let type, var fields) = try reference(base) {
+            let name = member.declName.baseName.text
+            guard let index = fields.firstIndex(where: { $0.name == name }) else { throw error("\(type) has no property '\(name)'", member) }
+            fields[index].value = value
+            return try assign(base.baseName.text, .structure(type: type, fields: fields), at: base)
+        }
+        if let sub = target.as(SubscriptCallExprSyntax.self), let base = sub.calledExpression.as(DeclReferenceExprSyntax.self),
+           let argument = sub.arguments.first {
+            let index = try await evaluate(argument.expression)
+            switch try reference(base) {
+            case .array(var a):
+                guard case .int(let i) = index, a.indices.contains(i) else { throw error("index out of range", sub) }
+                a[i] = value
+                return try assign(base.baseName.text, .array(a), at: base)
+            case .dictionary(var pairs):
+                if let i = pairs.firstIndex(where: { Value.equal($0.key, index) }) { pairs[i].value = value } else { pairs.append((index, value)) }
+                return try assign(base.baseName.text, .dictionary(pairs), at: base)
+            default: break
+            }
+        }
+        throw error("cannot assign to '\(target.trimmedDescription)'", target)
+    }
+}
+
+extension Value {
+    var number: Double? {
+        switch self {
+        case .int(let i): Double(i)
+        case .double(let d): d
+        case .content(let c): c.numberValue
+        default: nil
+        }
+    }
+
+    var stringValue: String? {
+        switch self {
+        case .string(let s): s
+        case .content(let c): c.stringValue
+        default: nil
+        }
+    }
+
+    static func equal(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.string, _), (_, .string): return a.stringValue != nil && a.stringValue == b.stringValue
+        case (.int(let x), .int(let y)): return x == y
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
+        case (.enumCase(_, let n1, let p1), .enumCase(_, let n2, let p2)):
+            return n1 == n2 && p1.count == p2.count && zip(p1, p2).allSatisfy { equal($0.value, $1.value) }
+        case (.structure(let t1, let f1), .structure(let t2, let f2)):
+            return t1 == t2 && f1.count == f2.count && zip(f1, f2).allSatisfy { $0.name == $1.name && equal($0.value, $1.value) }
+        case (.content(let x), .content(let y)): return x == y
+        case (.useCase(let x), .useCase(let y)): return x == y
+        case (.toolCallingMode(let x), .toolCallingMode(let y)): return x == y
+        default:
+            if let x = a.number, let y = b.number { return x == y }
+            return false
+        }
+    }
+
+    /// -1, 0, 1, or nil when the values do not order.
+    static func compare(_ a: Value, _ b: Value) -> Int? {
+        if let x = a.number, let y = b.number { return x < y ? -1 : (x > y ? 1 : 0) }
+        if let x = a.stringValue, let y = b.stringValue { return x < y ? -1 : (x > y ? 1 : 0) }
+        return nil
+    }
+}

@@ -1,0 +1,419 @@
+import Foundation
+import FoundationModelsRuntime
+import PromptLanguage
+import Schema
+@_spi(Compiler) import SwiftParser
+import SwiftSyntax
+
+/// An error the interpreter raises for code it cannot run (with its range).
+struct InterpreterError: Error, CustomStringConvertible {
+    var message: String
+    var offsets: Range<Int>
+    var description: String { message }
+}
+
+/// A value thrown by prompt-file code (`throw X`).
+struct ThrownValue: Error, CustomStringConvertible {
+    var value: Value
+    var description: String { value.description }
+}
+
+/// How a statement list ended.
+enum Flow {
+    case normal
+    case breakLoop
+    case continueLoop
+    case returned(Value)
+}
+
+/// Interprets the statements of one `#Playground` block (and the tool bodies
+/// it calls) over the syntax tree. One instance per block run; state lives in
+/// its scopes, never in globals.
+final class Interpreter: @unchecked Sendable {
+    let context: EvaluationContext
+    let recorder: ResultRecorder
+    private var scopes: [[String: Value]] = [[:]]
+    /// The statement being executed, for placing uncaught errors.
+    var currentStatementRange: Range<Int> = 0..<0
+
+    init(context: EvaluationContext, recorder: ResultRecorder) {
+        self.context = context
+        self.recorder = recorder
+    }
+
+    var file: PromptFile { context.file }
+
+    // MARK: Scopes
+
+    func define(_ name: String, _ value: Value) { scopes[scopes.count - 1][name] = value }
+
+    func lookup(_ name: String) -> Value? {
+        for scope in scopes.reversed() { if let v = scope[name] { return v } }
+        return nil
+    }
+
+    func assign(_ name: String, _ value: Value, at node: some SyntaxProtocol) throws {
+        for index in scopes.indices.reversed() where scopes[index][name] != nil {
+            scopes[index][name] = value
+            return
+        }
+        throw error("cannot find '\(name)' in scope", node)
+    }
+
+    func withScope<T>(_ body: () async throws -> T) async rethrows -> T {
+        scopes.append([:])
+        defer { scopes.removeLast() }
+        return try await body()
+    }
+
+    /// Runs `body` in a fresh environment that only sees the file's constants.
+    func isolated<T>(_ bindings: [String: Value], _ body: () async throws -> T) async rethrows -> T {
+        let saved = scopes
+        scopes = [scopes[0], bindings]
+        defer { scopes = saved }
+        return try await body()
+    }
+
+    func error(_ message: String, _ node: some SyntaxProtocol) -> InterpreterError {
+        InterpreterError(message: message, offsets: node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset)
+    }
+
+    func site(_ node: some SyntaxProtocol) -> CallSite {
+        let start = file.source.position(at: node.positionAfterSkippingLeadingTrivia.utf8Offset)
+        let end = file.source.position(at: node.endPositionBeforeTrailingTrivia.utf8Offset)
+        return CallSite(offset: start.offset, line: start.line, column: start.column, endLine: end.line, endColumn: end.column)
+    }
+
+    // MARK: Statements
+
+    func execute(_ items: CodeBlockItemListSyntax) async throws -> Flow {
+        for item in items {
+            try Task.checkCancellation()
+            let flow = try await execute(item)
+            if case .normal = flow { continue }
+            return flow
+        }
+        return .normal
+    }
+
+    func execute(_ item: CodeBlockItemSyntax) async throws -> Flow {
+        currentStatementRange = item.positionAfterSkippingLeadingTrivia.utf8Offset..<item.endPositionBeforeTrailingTrivia.utf8Offset
+        switch item.item {
+        case .decl(let decl):
+            guard let variable = decl.as(VariableDeclSyntax.self) else {
+                throw error("this declaration is not supported inside #Playground (declare types at the top level)", decl)
+            }
+            try await declare(variable)
+            return .normal
+        case .stmt(let stmt):
+            return try await execute(stmt)
+        case .expr(let expr):
+            return try await executeExpression(expr)
+        }
+    }
+
+    func declare(_ variable: VariableDeclSyntax) async throws {
+        for binding in variable.bindings {
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
+                throw error("only simple names can be declared here", binding.pattern)
+            }
+            var value = Value.null
+            if let initializer = binding.initializer { value = try await evaluate(initializer.value) }
+            define(name, value)
+        }
+    }
+
+    func executeExpression(_ expr: ExprSyntax) async throws -> Flow {
+        if let ifExpr = expr.as(IfExprSyntax.self) { return try await executeIf(ifExpr) }
+        if let switchExpr = expr.as(SwitchExprSyntax.self) { return try await executeSwitch(switchExpr) }
+        _ = try await evaluate(expr)
+        return .normal
+    }
+
+    func execute(_ stmt: StmtSyntax) async throws -> Flow {
+        if let s = stmt.as(ExpressionStmtSyntax.self) { return try await executeExpression(s.expression) }
+        if let s = stmt.as(ForStmtSyntax.self) { return try await executeFor(s) }
+        if let s = stmt.as(DoStmtSyntax.self) { return try await executeDo(s) }
+        if let s = stmt.as(WhileStmtSyntax.self) {
+            var guardCount = 0
+            while try await conditionsHold(s.conditions) {
+                guardCount += 1
+                if guardCount > 100_000 { throw error("the loop ran 100000 times; stopping", s) }
+                let flow = try await withScope { try await execute(s.body.statements) }
+                if case .breakLoop = flow { break }
+                if case .returned = flow { return flow }
+            }
+            return .normal
+        }
+        if let s = stmt.as(GuardStmtSyntax.self) {
+            if try await conditionsHold(s.conditions) { return .normal }
+            let flow = try await withScope { try await execute(s.body.statements) }
+            if case .normal = flow { throw error("the guard body must not fall through", s) }
+            return flow
+        }
+        if let s = stmt.as(ReturnStmtSyntax.self) {
+            guard let expression = s.expression else { return .returned(.null) }
+            return .returned(try await evaluate(expression))
+        }
+        if let s = stmt.as(ThrowStmtSyntax.self) {
+            throw ThrownValue(value: try await evaluate(s.expression))
+        }
+        if stmt.is(BreakStmtSyntax.self) { return .breakLoop }
+        if stmt.is(ContinueStmtSyntax.self) { return .continueLoop }
+        throw error("'\(stmt.trimmedDescription.prefix(30))' is not supported in prompt files", stmt)
+    }
+
+    func executeFor(_ loop: ForStmtSyntax) async throws -> Flow {
+        let sequence = try await evaluate(loop.sequence)
+        if case .stream(let stream) = sequence {
+            return try await iterate(stream, loop)
+        }
+        let elements: [Value]
+        switch sequence {
+        case .array(let a): elements = a
+        case .range(let lower, let upper): elements = lower < upper ? (lower..<upper).map(Value.int) : []
+        case .dictionary(let pairs): elements = pairs.map { .tuple([(label: "key", value: $0.key), (label: "value", value: $0.value)]) }
+        case .string(let s): elements = s.map { .string(String($0)) }
+        case .transcript(let t): elements = t.map(Value.transcriptEntry)
+        case .content(let c): elements = (c.arrayValue ?? []).map(Value.content)
+        default: throw error("cannot iterate over \(sequence.description.prefix(40))", loop.sequence)
+        }
+        for element in elements {
+            try Task.checkCancellation()
+            let flow = try await withScope { () -> Flow in
+                try bind(loop.pattern, to: element)
+                if let whereClause = loop.whereClause, !(try await truth(whereClause.condition)) { return .normal }
+                return try await execute(loop.body.statements)
+            }
+            switch flow {
+            case .breakLoop: return .normal
+            case .returned: return flow
+            default: continue
+            }
+        }
+        return .normal
+    }
+
+    func bind(_ pattern: PatternSyntax, to value: Value) throws {
+        if let id = pattern.as(IdentifierPatternSyntax.self) {
+            define(id.identifier.text, value)
+        } else if pattern.is(WildcardPatternSyntax.self) {
+            return
+        } else if let tuple = pattern.as(TuplePatternSyntax.self) {
+            let parts: [Value]
+            switch value {
+            case .tuple(let items): parts = items.map(\.value)
+            default: throw error("cannot destructure \(value.description)", pattern)
+            }
+            for (element, part) in zip(tuple.elements, parts) { try bind(element.pattern, to: part) }
+        } else if let binding = pattern.as(ValueBindingPatternSyntax.self) {
+            try bind(binding.pattern, to: value)
+        } else {
+            throw error("this pattern is not supported in prompt files", pattern)
+        }
+    }
+
+    func executeIf(_ ifExpr: IfExprSyntax) async throws -> Flow {
+        let taken = try await withScope { () -> Flow? in
+            guard try await conditionsHold(ifExpr.conditions) else { return nil }
+            return try await execute(ifExpr.body.statements)
+        }
+        if let taken { return taken }
+        switch ifExpr.elseBody {
+        case .ifExpr(let next): return try await executeIf(next)
+        case .codeBlock(let block): return try await withScope { try await execute(block.statements) }
+        case nil: return .normal
+        }
+    }
+
+    /// Evaluates `if`/`while`/`guard` conditions, binding `if let` names in the current scope.
+    func conditionsHold(_ conditions: ConditionElementListSyntax) async throws -> Bool {
+        for element in conditions {
+            switch element.condition {
+            case .expression(let expr):
+                guard try await truth(expr) else { return false }
+            case .optionalBinding(let binding):
+                let name = binding.pattern.trimmedDescription
+                var value = lookup(name) ?? .null
+                if let initializer = binding.initializer { value = try await evaluate(initializer.value) }
+                if value.isNull { return false }
+                define(name, value)
+            case .matchingPattern(let match):
+                let value = try await evaluate(match.initializer.value)
+                guard let bindings = try await matches(pattern: match.pattern, value) else { return false }
+                for (name, v) in bindings { define(name, v) }
+            default:
+                throw error("this condition is not supported in prompt files", element)
+            }
+        }
+        return true
+    }
+
+    func truth(_ expr: ExprSyntax) async throws -> Bool {
+        guard case .bool(let b) = try await evaluate(expr) else { throw error("expected a Bool condition", expr) }
+        return b
+    }
+
+    func executeSwitch(_ switchExpr: SwitchExprSyntax) async throws -> Flow {
+        let subject = try await evaluate(switchExpr.subject)
+        for element in switchExpr.cases {
+            guard case .switchCase(let switchCase) = element else { throw error("#if is not supported in prompt files", element) }
+            var bindings: [(String, Value)]?
+            switch switchCase.label {
+            case .default:
+                bindings = []
+            case .case(let label):
+                for item in label.caseItems {
+                    if let found = try await matches(pattern: item.pattern, subject) {
+                        if let whereClause = item.whereClause {
+                            let ok = try await withScope { () -> Bool in
+                                for (n, v) in found { define(n, v) }
+                                return try await truth(whereClause.condition)
+                            }
+                            if !ok { continue }
+                        }
+                        bindings = found
+                        break
+                    }
+                }
+            }
+            guard let bindings else { continue }
+            let flow = try await withScope { () -> Flow in
+                for (name, value) in bindings { define(name, value) }
+                return try await execute(switchCase.statements)
+            }
+            if case .breakLoop = flow { return .normal }
+            return flow
+        }
+        return .normal
+    }
+
+    /// Matches a case pattern; returns the bindings, or nil when it does not match.
+    func matches(pattern: PatternSyntax, _ value: Value) async throws -> [(String, Value)]? {
+        if pattern.is(WildcardPatternSyntax.self) { return [] }
+        if let binding = pattern.as(ValueBindingPatternSyntax.self) {
+            if let id = binding.pattern.as(IdentifierPatternSyntax.self) { return [(id.identifier.text, value)] }
+            return try await matches(pattern: binding.pattern, value)
+        }
+        if let id = pattern.as(IdentifierPatternSyntax.self) { return [(id.identifier.text, value)] }
+        guard let expression = pattern.as(ExpressionPatternSyntax.self)?.expression else {
+            throw error("this pattern is not supported in prompt files", pattern)
+        }
+        return try await matches(expression: expression, value)
+    }
+
+    func matches(expression: ExprSyntax, _ value: Value) async throws -> [(String, Value)]? {
+        if let patternExpr = expression.as(PatternExprSyntax.self) { return try await matches(pattern: patternExpr.pattern, value) }
+        if expression.is(DiscardAssignmentExprSyntax.self) { return [] }
+        // `.name` or `Type.name`, optionally with payload patterns.
+        var member: MemberAccessExprSyntax?
+        var payloadPatterns: LabeledExprListSyntax?
+        if let m = expression.as(MemberAccessExprSyntax.self) { member = m }
+        if let call = expression.as(FunctionCallExprSyntax.self), let m = call.calledExpression.as(MemberAccessExprSyntax.self) {
+            member = m
+            payloadPatterns = call.arguments
+        }
+        if let member, member.base == nil || !(isValueExpression(member.base!)) {
+            let name = member.declName.baseName.text
+            guard case .enumCase(_, let caseName, let payload) = value else {
+                if case .error(let e) = value { return errorMatches(e.error, caseName: name) ? [] : nil }
+                return nil
+            }
+            guard caseName == name else { return nil }
+            guard let payloadPatterns else { return [] }
+            var bindings: [(String, Value)] = []
+            for (argument, item) in zip(payloadPatterns, payload) {
+                guard let found = try await matches(expression: argument.expression, item.value) else { return nil }
+                bindings += found
+            }
+            return bindings
+        }
+        // An expression pattern: compare with ==.
+        let candidate = try await evaluate(expression)
+        if case .range(let lower, let upper) = candidate, case .int(let i) = value { return (lower..<upper).contains(i) ? [] : nil }
+        return Value.equal(candidate, value) ? [] : nil
+    }
+
+    /// Whether an expression names a value in scope (rather than a type).
+    func isValueExpression(_ expr: ExprSyntax) -> Bool {
+        if let ref = expr.as(DeclReferenceExprSyntax.self) { return lookup(ref.baseName.text) != nil }
+        return false
+    }
+
+    func errorMatches(_ error: any Error, caseName: String) -> Bool {
+        if let generation = error as? GenerationError { return generation.caseName == caseName }
+        if let thrown = error as? ThrownValue, case .enumCase(_, let name, _) = thrown.value { return name == caseName }
+        return false
+    }
+
+    func executeDo(_ doStmt: DoStmtSyntax) async throws -> Flow {
+        do {
+            return try await withScope { try await execute(doStmt.body.statements) }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as InterpreterError {
+            throw error
+        } catch {
+            for clause in doStmt.catchClauses {
+                if let bindings = catchBindings(clause, error) {
+                    return try await withScope {
+                        for (name, value) in bindings { define(name, value) }
+                        return try await execute(clause.body.statements)
+                    }
+                }
+            }
+            throw error
+        }
+    }
+
+    /// Matches a `catch` clause against an error: `catch`, `catch let e as T`,
+    /// `catch T.caseName`, `catch T.caseName(let context)`.
+    func catchBindings(_ clause: CatchClauseSyntax, _ error: any Error) -> [(String, Value)]? {
+        if clause.catchItems.isEmpty { return [("error", .error(ErrorValue(error: error)))] }
+        for item in clause.catchItems {
+            let text = item.pattern?.trimmedDescription ?? ""
+            if text.hasPrefix("let ") || text.hasPrefix("var ") {
+                let parts = text.dropFirst(4).components(separatedBy: " as ")
+                let name = parts[0].trimmingCharacters(in: .whitespaces)
+                if parts.count == 1 || errorIs(error, typeName: parts[1].trimmingCharacters(in: .whitespaces)) {
+                    return [(name, .error(ErrorValue(error: error)))]
+                }
+                continue
+            }
+            let head = text.split(separator: "(").first.map(String.init) ?? text
+            let caseName = head.split(separator: ".").last.map(String.init) ?? head
+            if errorIs(error, typeName: head) { return [] }
+            guard errorMatches(error, caseName: caseName) else { continue }
+            var bindings: [(String, Value)] = []
+            if let open = text.firstIndex(of: "("), let generation = error as? GenerationError {
+                let inner = text[text.index(after: open)...].dropLast()
+                let name = inner.replacingOccurrences(of: "let ", with: "").replacingOccurrences(of: "var ", with: "")
+                    .trimmingCharacters(in: .whitespaces)
+                if name != "_" {
+                    bindings.append((name, .structure(type: "GenerationError.Context", fields: [
+                        (name: "debugDescription", value: .string(generation.context.debugDescription)),
+                    ])))
+                }
+            }
+            return bindings
+        }
+        return nil
+    }
+
+    func errorIs(_ error: any Error, typeName: String) -> Bool {
+        let last = typeName.split(separator: ".").last.map(String.init) ?? typeName
+        switch last {
+        case "GenerationError", "LanguageModelError": return error is GenerationError
+        case "ToolCallError": return error is ToolCallError
+        case "Error": return true
+        default:
+            if let thrown = error as? ThrownValue {
+                switch thrown.value {
+                case .enumCase(let type, _, _), .structure(let type, _): return type == last || type.hasSuffix("." + last)
+                default: return false
+                }
+            }
+            return false
+        }
+    }
+}

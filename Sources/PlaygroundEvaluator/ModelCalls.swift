@@ -1,0 +1,187 @@
+import Foundation
+import FoundationModelsRuntime
+import PromptLanguage
+import Schema
+import SwiftSyntax
+
+extension Interpreter {
+    /// `LanguageModelSession(model:tools:instructions:)`, instructions as a
+    /// string, an `Instructions` value or a trailing builder closure.
+    func makeSession(_ e: FunctionCallExprSyntax) async throws -> Value {
+        let args = try await arguments(e.arguments)
+        var model = context.systemModel(useCase: .general)
+        if let value = args.value("model") {
+            guard case .model(let m) = value else { throw error("model: must be a SystemLanguageModel", e) }
+            model = m
+        }
+        var tools: [any Tool] = []
+        if case .array(let values) = args.value("tools") ?? .array([]) {
+            for value in values { tools.append(try tool(from: value, e)) }
+        }
+        var instructions: Instructions?
+        switch args.value("instructions") {
+        case .string(let s): instructions = Instructions(s)
+        case .instructions(let i): instructions = i
+        case nil, .null?: break
+        case let other?: instructions = Instructions(promptText(other))
+        }
+        if let closure = e.trailingClosure { instructions = Instructions(try await builder(closure.statements).joined(separator: "\n")) }
+        if case .transcript(let transcript) = args.value("transcript") ?? .null {
+            return .session(LanguageModelSession(model: model, tools: tools, transcript: transcript, defaultSeed: context.configuration.seed))
+        }
+        return .session(LanguageModelSession(model: model, tools: tools, instructions: instructions, defaultSeed: context.configuration.seed))
+    }
+
+    /// Wraps an instance of a `Tool` struct from the file: its body runs in this interpreter.
+    func tool(from value: Value, _ node: some SyntaxProtocol) throws -> any Tool {
+        guard case .structure(let typeName, let fields) = value, let type = context.file.type(named: typeName),
+              let declaration = type.tool else {
+            throw error("tools: must list instances of Tool structs declared in the file", node)
+        }
+        let argumentsTypeName = declaration.argumentsType.flatMap { context.file.resolveType($0, in: type.qualifiedName)?.qualifiedName }
+        let parameters = argumentsTypeName.flatMap { context.schema(forType: $0) } ?? GenerationSchema(root: .any)
+        guard let body = context.callBody(ofTool: type) else {
+            throw error("tool \(type.name) has no call(arguments:) body", node)
+        }
+        let name = fields.first { $0.name == "name" }?.value.stringValue ?? declaration.effectiveName(typeName: type.name)
+        let description = fields.first { $0.name == "description" }?.value.stringValue ?? declaration.description ?? ""
+        return ClosureTool(name: name, description: description, parameters: parameters) { [self] arguments in
+            var bindings: [String: Value] = ["self": value]
+            for field in fields { bindings[field.name] = field.value }
+            bindings[body.argumentName] = convert(arguments, schema: parameters)
+            let flow = try await isolated(bindings) { try await execute(body.statements) }
+            guard case .returned(let result) = flow else { return GeneratedContent("") }
+            return result.generatedContent
+        }
+    }
+
+    /// `session.respond(...)` and `session.streamResponse(...)`.
+    func modelCall(_ method: String, _ session: LanguageModelSession, _ e: FunctionCallExprSyntax) async throws -> Value {
+        let args = try await arguments(e.arguments)
+        let prompt: Prompt
+        if let closure = e.trailingClosure {
+            prompt = Prompt(try await builder(closure.statements).joined(separator: "\n"))
+        } else if let first = args.value("to") ?? args.unlabelled.first {
+            if case .prompt(let p) = first { prompt = p } else { prompt = Prompt(promptText(first)) }
+        } else {
+            throw error("\(method) needs a prompt: \(method)(to: \"...\")", e)
+        }
+        var schema: GenerationSchema?
+        var typeName: String?
+        switch args.value("generating") {
+        case .type(let name)?:
+            if name != "String" {
+                guard let found = context.schema(forType: name) else { throw error("'\(name)' is not a @Generable type of this file", e) }
+                schema = found
+                typeName = name
+            }
+        case nil: break
+        default: throw error("generating: expects a type, such as Itinerary.self", e)
+        }
+        if case .schema(let s)? = args.value("schema") {
+            schema = s
+            typeName = s.typeName
+        }
+        var includeSchema = true
+        if case .bool(let b)? = args.value("includeSchemaInPrompt") { includeSchema = b }
+        var fileOptions = GenerationOptions()
+        if case .options(let o)? = args.value("options") { fileOptions = o }
+        let options = context.configuration.effectiveOptions(fileOptions)
+        let callSite = site(e)
+
+        if method == "streamResponse" {
+            let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
+            return .stream(StreamValue(stream: stream, typeName: typeName, schema: schema, site: callSite))
+        }
+        let response = try await session.respond(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
+        let value = ResponseValue(content: convert(response.rawContent, schema: schema), rawContent: response.rawContent,
+                                  entries: response.transcriptEntries, usage: response.usage)
+        recorder.recordResponse(callSite, kind: .response, typeName: typeName, value: value, statistics: response.statistics,
+                                toolCalls: response.toolCalls, snapshots: 0, transcript: session.transcript)
+        return .response(value)
+    }
+
+    /// `for try await snapshot in stream { ... }`.
+    func iterate(_ stream: StreamValue, _ loop: ForStmtSyntax) async throws -> Flow {
+        var count = 0
+        var result: Flow = .normal
+        for try await snapshot in stream.stream {
+            count += 1
+            let value = convert(snapshot.rawContent, schema: stream.schema)
+            recorder.publishSnapshot(stream.site, typeName: stream.typeName, value: value, tokens: snapshot.tokenCount)
+            let flow = try await withScope { () -> Flow in
+                try bind(loop.pattern, to: .snapshot(content: value, raw: snapshot.rawContent))
+                return try await execute(loop.body.statements)
+            }
+            if case .breakLoop = flow { break }
+            if case .returned = flow { result = flow; break }
+        }
+        if let response = try? await stream.stream.collect() {
+            recordStream(stream, response, snapshots: count)
+        }
+        return result
+    }
+
+    func collect(_ stream: StreamValue) async throws -> Value {
+        var count = 0
+        for try await snapshot in stream.stream {
+            count += 1
+            recorder.publishSnapshot(stream.site, typeName: stream.typeName, value: convert(snapshot.rawContent, schema: stream.schema),
+                                     tokens: snapshot.tokenCount)
+        }
+        let response = try await stream.stream.collect()
+        let value = recordStream(stream, response, snapshots: count)
+        return .response(value)
+    }
+
+    @discardableResult
+    func recordStream(_ stream: StreamValue, _ response: Response<GeneratedContent>, snapshots: Int) -> ResponseValue {
+        let value = ResponseValue(content: convert(response.rawContent, schema: stream.schema), rawContent: response.rawContent,
+                                  entries: response.transcriptEntries, usage: response.usage)
+        recorder.recordResponse(stream.site, kind: .stream, typeName: stream.typeName, value: value, statistics: response.statistics,
+                                toolCalls: response.toolCalls, snapshots: snapshots, transcript: nil)
+        return value
+    }
+
+    /// Generated content as interpreter values, typed by the schema: structs
+    /// with their properties in order (missing ones nil in snapshots), enum
+    /// cases, integers and doubles.
+    func convert(_ content: GeneratedContent, schema: GenerationSchema?) -> Value {
+        guard let schema else { return content.stringValue.map(Value.string) ?? .content(content) }
+        return convert(content, type: schema.root, schema: schema, depth: 0)
+    }
+
+    func convert(_ content: GeneratedContent, type: SchemaType, schema: GenerationSchema, depth: Int) -> Value {
+        guard depth < 64 else { return .content(content) }
+        switch (type, content.kind) {
+        case (.string, .string(let s)): return .string(s)
+        case (.integer, .number(let n)) where n == n.rounded() && abs(n) < 9e15: return .int(Int(n))
+        case (.integer, .number(let n)), (.number, .number(let n)): return .double(n)
+        case (.boolean, .bool(let b)): return .bool(b)
+        case (_, .null): return .null
+        case (.array(let element, _), .array(let items)):
+            return .array(items.map { convert($0, type: element, schema: schema, depth: depth + 1) })
+        case (.reference(let name), _):
+            guard let definition = schema.definition(named: name) else { return .content(content) }
+            switch (definition.kind, content.kind) {
+            case (.object(let properties), .structure):
+                return .structure(type: name, fields: properties.map { property in
+                    (property.name, content[property.name].map { convert($0, type: property.type, schema: schema, depth: depth + 1) } ?? .null)
+                })
+            case (.enumeration, .string(let caseName)):
+                return .enumCase(type: name, name: caseName, payload: [])
+            case (.enumeration(let cases), .structure):
+                guard let (caseName, payload) = content.orderedProperties.first,
+                      let match = cases.first(where: { $0.name == caseName }) else { return .content(content) }
+                return .enumCase(type: name, name: caseName, payload: match.associatedValues.map { property in
+                    (property.name.hasPrefix("_") ? nil : property.name,
+                     payload[property.name].map { convert($0, type: property.type, schema: schema, depth: depth + 1) } ?? .null)
+                })
+            default: return .content(content)
+            }
+        default:
+            return .content(content)
+        }
+    }
+}
+

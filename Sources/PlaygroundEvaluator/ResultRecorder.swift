@@ -1,0 +1,70 @@
+import Foundation
+import FoundationModelsRuntime
+import JSON
+
+/// Collects a block's results in order and publishes them as they happen.
+final class ResultRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var results: [EvaluationResult] = []
+    private var counts: [Int: Int] = [:]
+    private let path: String
+    private let block: String
+    private let onEvent: @Sendable (EvaluationEvent) -> Void
+
+    init(path: String, block: String, onEvent: @escaping @Sendable (EvaluationEvent) -> Void) {
+        self.path = path
+        self.block = block
+        self.onEvent = onEvent
+    }
+
+    private func iteration(_ site: CallSite, consume: Bool) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let count = counts[site.offset, default: 0]
+        if consume { counts[site.offset] = count + 1 }
+        return count
+    }
+
+    private func append(_ result: EvaluationResult) {
+        lock.lock()
+        results.append(result)
+        lock.unlock()
+        onEvent(.result(path: path, block: block, result: result))
+    }
+
+    func recordPrint(_ site: CallSite, text: String, value: Value) {
+        let content: JSONValue
+        switch value {
+        case .string(let s): content = .string(s)
+        default: content = value.jsonValue
+        }
+        append(EvaluationResult(kind: .print, line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn,
+                                iteration: iteration(site, consume: true), content: content, text: text))
+    }
+
+    func publishSnapshot(_ site: CallSite, typeName: String?, value: Value, tokens: Int) {
+        let result = EvaluationResult(kind: .stream, line: site.line, column: site.column, endLine: site.endLine,
+                                      endColumn: site.endColumn, iteration: iteration(site, consume: false), typeName: typeName,
+                                      content: value.jsonValue, text: value.description,
+                                      usage: Usage(responseTokens: tokens))
+        onEvent(.snapshot(path: path, block: block, result: result))
+    }
+
+    func recordResponse(_ site: CallSite, kind: EvaluationResult.Kind, typeName: String?, value: ResponseValue,
+                        statistics: GenerationStatistics, toolCalls: [(call: Transcript.ToolCall, output: String)],
+                        snapshots: Int, transcript: Transcript?) {
+        append(EvaluationResult(
+            kind: kind, line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn,
+            iteration: iteration(site, consume: true), typeName: typeName,
+            content: value.rawContent.stringValue.map(JSONValue.string) ?? value.rawContent.jsonValue,
+            text: value.content.description, usage: statistics.usage, timeToFirstToken: statistics.timeToFirstToken,
+            tokensPerSecond: statistics.tokensPerSecond, snapshots: snapshots,
+            toolCalls: toolCalls.map { ToolCallRecord(name: $0.call.toolName, arguments: $0.call.arguments.jsonValue, output: $0.output) },
+            transcript: transcript?.description))
+    }
+
+    func recordError(line: Int, column: Int, endLine: Int, endColumn: Int, message: String) {
+        append(EvaluationResult(kind: .error, line: line, column: column, endLine: endLine, endColumn: endColumn,
+                                content: .string(message), text: message))
+    }
+}

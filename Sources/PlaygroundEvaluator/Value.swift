@@ -1,0 +1,182 @@
+import FoundationModelsRuntime
+import JSON
+import Schema
+
+/// A value in the prompt-file interpreter.
+indirect enum Value: @unchecked Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([Value])
+    /// Ordered key-value pairs (a dictionary literal keeps its order).
+    case dictionary([(key: Value, value: Value)])
+    /// An instance of a struct declared in the file (plain data, Generable, or a Tool).
+    case structure(type: String, fields: [(name: String, value: Value)])
+    /// An enum case; `type` is the enum's name as the interpreter knows it.
+    case enumCase(type: String, name: String, payload: [(label: String?, value: Value)])
+    /// A generated value whose type is dynamic (`GeneratedContent`).
+    case content(GeneratedContent)
+    /// A type used as a value (`Itinerary.self`, `SystemLanguageModel`).
+    case type(String)
+    case model(SystemLanguageModel)
+    case session(LanguageModelSession)
+    case response(ResponseValue)
+    case stream(StreamValue)
+    case snapshot(content: Value, raw: GeneratedContent)
+    case options(GenerationOptions)
+    case samplingMode(GenerationOptions.SamplingMode)
+    case toolCallingMode(GenerationOptions.ToolCallingMode)
+    case useCase(SystemLanguageModel.UseCase)
+    case instructions(Instructions)
+    case prompt(Prompt)
+    case transcript(Transcript)
+    case transcriptEntry(Transcript.Entry)
+    case usage(Usage)
+    case error(ErrorValue)
+    case range(lower: Int, upper: Int)
+    case schema(GenerationSchema)
+    /// A tuple (loop patterns over dictionaries and `enumerated()`).
+    case tuple([(label: String?, value: Value)])
+
+    var isNull: Bool { if case .null = self { true } else { false } }
+}
+
+/// A response as the interpreter sees it (content converted to a Value).
+struct ResponseValue: @unchecked Sendable {
+    var content: Value
+    var rawContent: GeneratedContent
+    var entries: ArraySlice<Transcript.Entry>
+    var usage: Usage
+}
+
+/// A stream not yet (or already) iterated, with how to record it.
+final class StreamValue: @unchecked Sendable {
+    let stream: ResponseStream<GeneratedContent>
+    let typeName: String?
+    let schema: GenerationSchema?
+    let site: CallSite
+    var recorded = false
+    init(stream: ResponseStream<GeneratedContent>, typeName: String?, schema: GenerationSchema?, site: CallSite) {
+        self.stream = stream
+        self.typeName = typeName
+        self.schema = schema
+        self.site = site
+    }
+}
+
+/// A thrown error as a value (`catch let error`).
+struct ErrorValue: @unchecked Sendable {
+    var error: any Error
+}
+
+/// Where a model call was written, for recording its result.
+struct CallSite: Sendable, Hashable {
+    var offset: Int
+    var line: Int
+    var column: Int
+    var endLine: Int
+    var endColumn: Int
+}
+
+extension Value {
+    /// How `print` and string interpolation show the value (Swift's `description`).
+    var description: String {
+        switch self {
+        case .null: return "nil"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .double(let d): return Value.format(d)
+        case .string(let s): return s
+        case .array(let a): return "[" + a.map(\.debugDescription).joined(separator: ", ") + "]"
+        case .dictionary(let pairs):
+            if pairs.isEmpty { return "[:]" }
+            return "[" + pairs.map { "\($0.key.debugDescription): \($0.value.debugDescription)" }.joined(separator: ", ") + "]"
+        case .structure(let type, let fields):
+            return "\(type)(" + fields.map { "\($0.name): \($0.value.debugDescription)" }.joined(separator: ", ") + ")"
+        case .enumCase(_, let name, let payload):
+            if payload.isEmpty { return name }
+            return name + "(" + payload.map { ($0.label.map { "\($0): " } ?? "") + $0.value.debugDescription }.joined(separator: ", ") + ")"
+        case .content(let c): return c.description
+        case .type(let name): return name
+        case .model(let m): return "SystemLanguageModel(\(m.name))"
+        case .session: return "LanguageModelSession"
+        case .response(let r): return r.content.description
+        case .stream: return "ResponseStream"
+        case .snapshot(let content, _): return content.description
+        case .options(let o): return Value.describe(o)
+        case .samplingMode(let m): return "\(m.kind)"
+        case .toolCallingMode(let m): return "\(m.kind)"
+        case .useCase(let u): return u.name
+        case .instructions(let i): return i.text
+        case .prompt(let p): return p.text
+        case .transcript(let t): return t.description
+        case .transcriptEntry(let e): return e.description
+        case .usage(let u): return "Usage(promptTokens: \(u.promptTokens), cachedTokens: \(u.cachedTokens), responseTokens: \(u.responseTokens))"
+        case .error(let e): return "\(e.error)"
+        case .range(let lower, let upper): return "\(lower)..<\(upper)"
+        case .schema(let schema): return "GenerationSchema(\(schema.typeName))"
+        case .tuple(let items):
+            return "(" + items.map { ($0.label.map { "\($0): " } ?? "") + $0.value.debugDescription }.joined(separator: ", ") + ")"
+        }
+    }
+
+    /// Strings quoted, as inside collections.
+    var debugDescription: String {
+        switch self {
+        case .string(let s): return Value.quoted(s)
+        case .content(let c): return c.stringValue.map(Value.quoted) ?? c.jsonString
+        default: return description
+        }
+    }
+
+    static func quoted(_ s: String) -> String {
+        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n") + "\""
+    }
+
+    static func format(_ d: Double) -> String {
+        if d == d.rounded(), abs(d) < 1e16 { return String(format: "%.1f", d) }
+        return "\(d)"
+    }
+
+    static func describe(_ o: GenerationOptions) -> String {
+        var parts: [String] = []
+        if let m = o.samplingMode { parts.append("samplingMode: \(m.kind)") }
+        if let t = o.temperature { parts.append("temperature: \(format(t))") }
+        if let n = o.maximumResponseTokens { parts.append("maximumResponseTokens: \(n)") }
+        if let m = o.toolCallingMode { parts.append("toolCallingMode: \(m.kind)") }
+        return "GenerationOptions(" + parts.joined(separator: ", ") + ")"
+    }
+}
+
+import Foundation
+
+extension Value {
+    /// The value as generated content (tool outputs, `GeneratedContent(properties:)`, prompts).
+    var generatedContent: GeneratedContent {
+        switch self {
+        case .null: return GeneratedContent(kind: .null)
+        case .bool(let b): return GeneratedContent(b)
+        case .int(let i): return GeneratedContent(i)
+        case .double(let d): return GeneratedContent(d)
+        case .string(let s): return GeneratedContent(s)
+        case .array(let a): return GeneratedContent(elements: a.map(\.generatedContent))
+        case .dictionary(let pairs): return GeneratedContent(properties: pairs.map { ($0.key.description, $0.value.generatedContent) })
+        case .structure(_, let fields): return GeneratedContent(properties: fields.map { ($0.name, $0.value.generatedContent) })
+        case .enumCase(_, let name, let payload):
+            if payload.isEmpty { return GeneratedContent(name) }
+            return GeneratedContent(properties: [(name, GeneratedContent(properties: payload.enumerated().map {
+                ($0.element.label ?? "_\($0.offset)", $0.element.value.generatedContent)
+            }))])
+        case .content(let c): return c
+        case .response(let r): return r.rawContent
+        case .snapshot(_, let raw): return raw
+        default: return GeneratedContent(description)
+        }
+    }
+
+    /// The value as JSON for results.
+    var jsonValue: JSONValue { generatedContent.jsonValue }
+}

@@ -9,6 +9,7 @@ public struct FMPlay: AsyncParsableCommand {
             LintCommand.self,
             SchemaCommand.self,
             LSPCommand.self,
+            RunCommand.self,
         ]
     )
 

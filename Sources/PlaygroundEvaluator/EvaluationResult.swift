@@ -78,6 +78,12 @@ public struct FileResult: Sendable, Hashable {
     /// A problem with the file as a whole (unreadable), nil otherwise.
     public var error: String?
 
+    public init(path: String, blocks: [BlockResult], error: String? = nil) {
+        self.path = path
+        self.blocks = blocks
+        self.error = error
+    }
+
     public var succeeded: Bool { error == nil && blocks.allSatisfy { $0.status == .ok } }
 }
 

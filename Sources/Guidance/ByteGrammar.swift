@@ -1,0 +1,437 @@
+/// Why a schema cannot be compiled to a grammar. `unsupportedGuide` is what
+/// the runtime reports as `GenerationError.unsupportedGuide` and the front end
+/// as a diagnostic; nothing is ever silently dropped.
+public struct GuidanceError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// A guide (a regex construct, an empty range, ...) that cannot be enforced.
+        case unsupportedGuide
+        /// A schema that has no finite valid value or refers to unknown types.
+        case invalidSchema
+    }
+
+    public var kind: Kind
+    /// Where in the schema, e.g. `Itinerary.days` or `(root)`.
+    public var path: String
+    public var message: String
+
+    public init(_ kind: Kind, path: String, _ message: String) {
+        self.kind = kind
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// A compiled grammar: deterministic machines over bytes that call each other
+/// (a deterministic pushdown automaton), as flat tables.
+///
+/// Invariants:
+/// - Every machine is deterministic and its calls are decided by one byte:
+///   for a state and a byte there is at most one action (shift or call).
+/// - A frame whose state is accepting and has no action for the next byte
+///   returns to its caller, which then reads that byte (longest match).
+/// - Call graphs are acyclic (recursion is unrolled to a depth bound), so the
+///   stack depth is bounded by `maxStackDepth`.
+/// - The shared JSON string machine always comes first, so its states are
+///   `0..<sharedStringStateCount` in every grammar and their token masks can be
+///   computed once per vocabulary.
+public final class ByteGrammar: @unchecked Sendable {
+    /// `stateCount * 256` actions: 0 = reject; `s + 1` = shift to state `s`;
+    /// `callFlag | i` = call entry `i`.
+    let actions: [UInt32]
+    let accepting: [Bool]
+    /// Call entry `i`: the caller's state after the callee returns, and the
+    /// frames to push (bottom first) after the callee read the byte.
+    let callReturn: [UInt32]
+    let callFrames: [[UInt32]]
+    /// Per state, the bytes with an action, as 4 words.
+    let actionBytes: [UInt64]
+    public let startState: UInt32
+    public let stateCount: Int
+    public let maxStackDepth: Int
+    let sharedStringStateCount: Int
+    /// Names of the machines, for diagnostics.
+    let machineNames: [String]
+    /// The same tables as raw memory for the mask walk (immutable after init).
+    let tables: Tables
+
+    static let callFlag: UInt32 = 0x8000_0000
+    /// The most frames one byte can push (a call whose callee starts with a call).
+    static let maximumFramesPerCall = 3
+
+    struct Tables {
+        let actions: UnsafeMutablePointer<UInt32>
+        let accepting: UnsafeMutablePointer<UInt8>
+        /// 1 when the state has at least one action.
+        let hasActions: UnsafeMutablePointer<UInt8>
+        let callReturn: UnsafeMutablePointer<UInt32>
+        let callFrameStart: UnsafeMutablePointer<UInt32>
+        let callFrameCount: UnsafeMutablePointer<UInt32>
+        let frames: UnsafeMutablePointer<UInt32>
+    }
+
+    init(actions: [UInt32], accepting: [Bool], callReturn: [UInt32], callFrames: [[UInt32]], startState: UInt32,
+         maxStackDepth: Int, sharedStringStateCount: Int, machineNames: [String]) {
+        self.actions = actions
+        self.accepting = accepting
+        self.callReturn = callReturn
+        self.callFrames = callFrames
+        self.startState = startState
+        self.stateCount = accepting.count
+        self.maxStackDepth = maxStackDepth
+        self.sharedStringStateCount = sharedStringStateCount
+        self.machineNames = machineNames
+        var bytes = [UInt64](repeating: 0, count: accepting.count * 4)
+        for state in 0..<accepting.count {
+            for byte in 0..<256 where actions[state * 256 + byte] != 0 {
+                bytes[state * 4 + byte >> 6] |= 1 << UInt64(byte & 63)
+            }
+        }
+        self.actionBytes = bytes
+
+        func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
+            let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(array.count, 1))
+            pointer.initialize(from: array, count: array.count)
+            return pointer
+        }
+        var starts: [UInt32] = []
+        var counts: [UInt32] = []
+        var flat: [UInt32] = []
+        for frames in callFrames {
+            starts.append(UInt32(flat.count))
+            counts.append(UInt32(frames.count))
+            flat.append(contentsOf: frames)
+        }
+        tables = Tables(
+            actions: copy(actions),
+            accepting: copy(accepting.map { $0 ? 1 : 0 }),
+            hasActions: copy((0..<accepting.count).map { state in
+                bytes[state * 4..<state * 4 + 4].contains { $0 != 0 } ? 1 : 0
+            }),
+            callReturn: copy(callReturn),
+            callFrameStart: copy(starts),
+            callFrameCount: copy(counts),
+            frames: copy(flat))
+    }
+
+    deinit {
+        tables.actions.deallocate()
+        tables.accepting.deallocate()
+        tables.hasActions.deallocate()
+        tables.callReturn.deallocate()
+        tables.callFrameStart.deallocate()
+        tables.callFrameCount.deallocate()
+        tables.frames.deallocate()
+    }
+
+    /// Whether the whole byte string is a complete value of this grammar.
+    public func matches(_ bytes: some Sequence<UInt8>) -> Bool {
+        var stack = [startState]
+        for byte in bytes {
+            guard step(&stack, byte) else { return false }
+        }
+        return stack.allSatisfy { accepting[Int($0)] }
+    }
+
+    /// Whether the byte string can be continued to a complete value.
+    public func isPrefix(_ bytes: some Sequence<UInt8>) -> Bool {
+        var stack = [startState]
+        for byte in bytes {
+            guard step(&stack, byte) else { return false }
+        }
+        return true
+    }
+
+    /// Reads one byte on a stack (slow path, for advancing and checks).
+    func step(_ stack: inout [UInt32], _ byte: UInt8) -> Bool {
+        while let top = stack.last {
+            let action = actions[Int(top) << 8 | Int(byte)]
+            if action == 0 {
+                guard accepting[Int(top)] else { return false }
+                stack.removeLast()
+                continue
+            }
+            if action & Self.callFlag == 0 {
+                stack[stack.count - 1] = action - 1
+            } else {
+                let entry = Int(action & ~Self.callFlag)
+                stack[stack.count - 1] = callReturn[entry]
+                stack.append(contentsOf: callFrames[entry])
+            }
+            return true
+        }
+        return false
+    }
+
+    /// The same grammar without actions that lead where no complete value can
+    /// follow (an empty class, a count no value fits, ...), so that every
+    /// prefix the matcher allows can be completed. Throws when nothing is left.
+    func checkedLive() throws(GuidanceError) -> ByteGrammar {
+        // A state is live when it accepts or has an action whose states are
+        // all live (a shift: its target; a call: the return state and every
+        // pushed frame). Computed backwards from the accepting states.
+        var live = accepting
+        var clauses: [(owner: Int, remaining: Int)] = []
+        var waiting = [[Int]](repeating: [], count: stateCount)
+        var queue: [Int] = []
+        for state in 0..<stateCount where live[state] { queue.append(state) }
+        for state in 0..<stateCount where !accepting[state] {
+            var seen = Set<UInt32>()
+            for byte in 0..<256 {
+                let action = actions[state << 8 | byte]
+                guard action != 0, seen.insert(action).inserted else { continue }
+                let needs = Set(dependencies(of: action))
+                clauses.append((state, needs.count))
+                for need in needs { waiting[Int(need)].append(clauses.count - 1) }
+            }
+        }
+        while let state = queue.popLast() {
+            for clause in waiting[state] {
+                clauses[clause].remaining -= 1
+                let owner = clauses[clause].owner
+                if clauses[clause].remaining == 0, !live[owner] {
+                    live[owner] = true
+                    queue.append(owner)
+                }
+            }
+        }
+        guard live[Int(startState)] else {
+            throw GuidanceError(.invalidSchema, path: "(root)", "no value satisfies all the guides")
+        }
+        var pruned = actions
+        var changed = false
+        for index in 0..<pruned.count where pruned[index] != 0 {
+            if !dependencies(of: pruned[index]).allSatisfy({ live[Int($0)] }) {
+                pruned[index] = 0
+                changed = true
+            }
+        }
+        guard changed else { return self }
+        return ByteGrammar(actions: pruned, accepting: accepting, callReturn: callReturn, callFrames: callFrames,
+                           startState: startState, maxStackDepth: maxStackDepth,
+                           sharedStringStateCount: sharedStringStateCount, machineNames: machineNames)
+    }
+
+    private func dependencies(of action: UInt32) -> [UInt32] {
+        if action & Self.callFlag == 0 { return [action - 1] }
+        let entry = Int(action & ~Self.callFlag)
+        return [callReturn[entry]] + callFrames[entry]
+    }
+}
+
+/// Builds a `ByteGrammar` from machine bodies: determinizes each machine
+/// (subset construction over byte ranges, with calls decided by the callee's
+/// first byte) and lays the states out in flat tables.
+struct GrammarBuilder {
+    private var bodies: [ByteNFA?] = []
+    private(set) var names: [String] = []
+
+    /// A new machine id; its body is given later with `define`.
+    mutating func reserve(_ name: String) -> Int {
+        bodies.append(nil)
+        names.append(name)
+        return bodies.count - 1
+    }
+
+    mutating func define(_ machine: Int, _ body: ByteNFA) {
+        bodies[machine] = body
+    }
+
+    private enum Action: Equatable {
+        case shift(Int32)
+        case call(machine: Int32, returnTo: Int32)
+    }
+
+    private struct RowEntry {
+        var lo: Int
+        var hi: Int
+        var action: Action
+    }
+
+    private struct MachineDFA {
+        var rows: [[RowEntry]] = []
+        var accepting: [Bool] = []
+        /// Bytes the machine can start with.
+        var firstBytes = [Bool](repeating: false, count: 256)
+    }
+
+    /// Compiles the machines reachable from `root` (machine 0 first, when it
+    /// is reachable, so shared machines keep their state numbers).
+    func build(root: Int) throws(GuidanceError) -> ByteGrammar {
+        var dfas = [MachineDFA?](repeating: nil, count: bodies.count)
+        var order: [Int] = []
+        var visiting = Set<Int>()
+
+        func visit(_ machine: Int) throws(GuidanceError) {
+            if dfas[machine] != nil { return }
+            guard visiting.insert(machine).inserted else {
+                throw GuidanceError(.invalidSchema, path: names[machine], "recursive grammar without a depth bound")
+            }
+            guard let body = bodies[machine] else {
+                throw GuidanceError(.invalidSchema, path: names[machine], "machine has no body")
+            }
+            for edges in body.calls { for edge in edges { try visit(Int(edge.machine)) } }
+            dfas[machine] = try determinize(body, name: names[machine], callees: dfas)
+            visiting.remove(machine)
+            order.append(machine)
+        }
+        if bodies.count > 0, root != 0, bodies[0] != nil { try visit(0) }
+        try visit(root)
+
+        var offsets = [Int](repeating: -1, count: bodies.count)
+        var total = 0
+        for machine in order {
+            offsets[machine] = total
+            total += dfas[machine]!.accepting.count
+        }
+        var actions = [UInt32](repeating: 0, count: total * 256)
+        var accepting = [Bool](repeating: false, count: total)
+        var callReturn: [UInt32] = []
+        var callFrames: [[UInt32]] = []
+        var callIndex: [[UInt32]: Int] = [:]
+
+        func framesAfterFirstByte(_ machine: Int, _ byte: Int) -> [UInt32] {
+            let dfa = dfas[machine]!
+            for entry in dfa.rows[0] where entry.lo <= byte && byte <= entry.hi {
+                switch entry.action {
+                case .shift(let target):
+                    return [UInt32(offsets[machine] + Int(target))]
+                case .call(let callee, let returnTo):
+                    return [UInt32(offsets[machine] + Int(returnTo))] + framesAfterFirstByte(Int(callee), byte)
+                }
+            }
+            preconditionFailure("call on a byte the callee cannot start with")
+        }
+
+        for machine in order {
+            let dfa = dfas[machine]!
+            let offset = offsets[machine]
+            for (local, row) in dfa.rows.enumerated() {
+                let state = offset + local
+                accepting[state] = dfa.accepting[local]
+                for entry in row {
+                    for byte in entry.lo...entry.hi {
+                        switch entry.action {
+                        case .shift(let target):
+                            actions[state << 8 | byte] = UInt32(offset + Int(target) + 1)
+                        case .call(let callee, let returnTo):
+                            let returnState = UInt32(offset + Int(returnTo))
+                            let frames = framesAfterFirstByte(Int(callee), byte)
+                            let key = [returnState] + frames
+                            let index: Int
+                            if let existing = callIndex[key] {
+                                index = existing
+                            } else {
+                                index = callReturn.count
+                                callIndex[key] = index
+                                callReturn.append(returnState)
+                                callFrames.append(frames)
+                            }
+                            actions[state << 8 | byte] = ByteGrammar.callFlag | UInt32(index)
+                        }
+                    }
+                }
+            }
+        }
+
+        // The deepest chain of calls bounds the stack.
+        var depth = [Int](repeating: 0, count: bodies.count)
+        for machine in order {
+            var deepest = 0
+            for edges in bodies[machine]!.calls { for edge in edges { deepest = max(deepest, depth[Int(edge.machine)]) } }
+            depth[machine] = deepest + 1
+        }
+        precondition(callFrames.allSatisfy { $0.count <= ByteGrammar.maximumFramesPerCall })
+        let sharedCount = (order.first == 0) ? dfas[0]!.accepting.count : 0
+        return ByteGrammar(actions: actions, accepting: accepting, callReturn: callReturn, callFrames: callFrames,
+                           startState: UInt32(offsets[root]), maxStackDepth: depth[root],
+                           sharedStringStateCount: sharedCount, machineNames: names)
+    }
+
+    private func determinize(_ nfa: ByteNFA, name: String, callees: [MachineDFA?]) throws(GuidanceError) -> MachineDFA {
+        func closure(_ seeds: [Int32]) -> [Int32] {
+            var seen = Set<Int32>(seeds)
+            var stack = seeds
+            while let state = stack.popLast() {
+                for next in nfa.epsilons[Int(state)] where seen.insert(next).inserted { stack.append(next) }
+            }
+            return seen.sorted()
+        }
+
+        var dfa = MachineDFA()
+        var index: [[Int32]: Int32] = [:]
+        var sets: [[Int32]] = []
+        func intern(_ set: [Int32]) -> Int32 {
+            if let id = index[set] { return id }
+            let id = Int32(sets.count)
+            index[set] = id
+            sets.append(set)
+            return id
+        }
+        _ = intern(closure([Int32(nfa.start)]))
+
+        var next = 0
+        while next < sets.count {
+            let members = sets[next]
+            next += 1
+            var boundaries = Set<Int>([0, 256])
+            var edges: [ByteNFA.ByteEdge] = []
+            var calls: [ByteNFA.CallEdge] = []
+            for state in members {
+                for edge in nfa.byteEdges[Int(state)] {
+                    edges.append(edge)
+                    boundaries.insert(Int(edge.lo))
+                    boundaries.insert(Int(edge.hi) + 1)
+                }
+                for call in nfa.calls[Int(state)] {
+                    calls.append(call)
+                    let first = callees[Int(call.machine)]!.firstBytes
+                    for byte in 0..<256 where first[byte] != (byte > 0 && first[byte - 1]) {
+                        boundaries.insert(byte)
+                    }
+                }
+            }
+            let points = boundaries.sorted()
+            var row: [RowEntry] = []
+            for (lo, end) in zip(points, points.dropFirst()) {
+                var targets: [Int32] = []
+                for edge in edges where Int(edge.lo) <= lo && lo <= Int(edge.hi) { targets.append(edge.to) }
+                var calledMachine: Int32? = nil
+                var returns: [Int32] = []
+                for call in calls where callees[Int(call.machine)]!.firstBytes[lo] {
+                    if let calledMachine, calledMachine != call.machine {
+                        throw GuidanceError(.invalidSchema, path: name,
+                                            "two values can start with byte \(lo); the grammar would be ambiguous")
+                    }
+                    calledMachine = call.machine
+                    returns.append(call.to)
+                }
+                let action: Action
+                if let calledMachine {
+                    guard targets.isEmpty else {
+                        throw GuidanceError(.invalidSchema, path: name,
+                                            "a value and a literal can both start with byte \(lo); the grammar would be ambiguous")
+                    }
+                    action = .call(machine: calledMachine, returnTo: intern(closure(returns)))
+                } else if !targets.isEmpty {
+                    action = .shift(intern(closure(targets)))
+                } else {
+                    continue
+                }
+                if let last = row.last, last.hi == lo - 1, last.action == action {
+                    row[row.count - 1].hi = end - 1
+                } else {
+                    row.append(RowEntry(lo: lo, hi: end - 1, action: action))
+                }
+            }
+            dfa.rows.append(row)
+            dfa.accepting.append(members.contains(Int32(nfa.final)))
+        }
+        if dfa.accepting[0] {
+            throw GuidanceError(.invalidSchema, path: name, "a value may not be empty")
+        }
+        for entry in dfa.rows[0] { for byte in entry.lo...entry.hi { dfa.firstBytes[byte] = true } }
+        return dfa
+    }
+}

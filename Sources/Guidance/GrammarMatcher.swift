@@ -1,0 +1,187 @@
+/// The state of one guided generation: which bytes have been generated, which
+/// tokens may come next, which text is forced, and whether the value is done.
+///
+/// Use: `fillMask` before sampling, `accept(token:)` after. When
+/// `forcedTokens(tokenize:)` returns tokens, feed them as a batch (accepting
+/// each) instead of sampling. End-of-sequence tokens are in the mask exactly
+/// when the value is complete; `isFinished` says nothing else may follow.
+///
+/// A matcher caches per-state masks, so reuse it (`reset()`) for later
+/// generations with the same grammar. It is not thread-safe.
+public final class GrammarMatcher {
+    public let grammar: ByteGrammar
+    public let vocabulary: VocabularyIndex
+    private var walker: MaskWalker
+    private var cache: [StateMask?]
+    private let stack: UnsafeMutablePointer<UInt32>
+    private let stackCapacity: Int
+    private var depth = 1
+    private var ended = false
+    private var noDependents: [UInt32] = []
+    /// Bytes accepted since the last reset.
+    public private(set) var generatedBytes: [UInt8] = []
+
+    public init(grammar: ByteGrammar, vocabulary: VocabularyIndex) {
+        self.grammar = grammar
+        self.vocabulary = vocabulary
+        walker = MaskWalker(grammar: grammar, trie: vocabulary.trie, nodeCount: vocabulary.nodeCount,
+                            maximumTokenLength: vocabulary.maximumTokenLength, wordCount: vocabulary.wordCount)
+        cache = Array(repeating: nil, count: grammar.stateCount)
+        stackCapacity = MaskWalker.stackCapacity(grammar)
+        stack = .allocate(capacity: stackCapacity)
+        stack.initialize(repeating: 0, count: stackCapacity)
+        reset()
+    }
+
+    deinit { stack.deallocate() }
+
+    /// Back to the start of a new value (cached masks are kept).
+    public func reset() {
+        stack[0] = grammar.startState
+        depth = 1
+        ended = false
+        generatedBytes.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Masks
+
+    /// The tokens allowed next.
+    public func mask() -> TokenMask {
+        var mask = TokenMask(vocabularySize: vocabulary.vocabularySize)
+        fillMask(&mask)
+        return mask
+    }
+
+    /// Writes the tokens allowed next into `mask` (sized for this vocabulary).
+    public func fillMask(_ mask: inout TokenMask) {
+        precondition(mask.vocabularySize == vocabulary.vocabularySize, "mask of another vocabulary")
+        let tables = grammar.tables
+        // Frames that accept and can read nothing more return at once.
+        var frameDepth = ended ? 0 : depth
+        while frameDepth > 0 {
+            let state = Int(stack[frameDepth - 1])
+            guard tables.accepting[state] != 0, tables.hasActions[state] == 0 else { break }
+            frameDepth -= 1
+        }
+        let complete = isComplete
+        mask.words.withUnsafeMutableBufferPointer { words in
+            guard frameDepth > 0 else {
+                words.update(repeating: 0)
+                return
+            }
+            let entry = stateMask(stack[frameDepth - 1])
+            entry.words.withUnsafeBufferPointer { source in
+                words.baseAddress!.update(from: source.baseAddress!, count: source.count)
+            }
+            if frameDepth > 1 {
+                for node in entry.dependentNodes {
+                    walker.walk(from: Int(node), to: walker.subtreeEnd(node), stack: stack, depth: frameDepth - 1,
+                                floor: 0, words: words.baseAddress!, dependents: &noDependents)
+                }
+            }
+        }
+        if complete { for token in vocabulary.endOfSequenceTokens { mask.insert(token) } }
+    }
+
+    private func stateMask(_ state: UInt32) -> StateMask {
+        let index = Int(state)
+        if index < grammar.sharedStringStateCount, index < vocabulary.sharedStringMasks.count {
+            return vocabulary.sharedStringMasks[index]
+        }
+        if let cached = cache[index] { return cached }
+        let computed = walker.stateMask(state)
+        cache[index] = computed
+        return computed
+    }
+
+    // MARK: Advancing
+
+    /// Whether the value so far is complete (end of sequence allowed).
+    public var isComplete: Bool {
+        if ended { return true }
+        for index in 0..<depth where grammar.tables.accepting[Int(stack[index])] == 0 { return false }
+        return true
+    }
+
+    /// Complete, and no byte may follow: only end of sequence is allowed.
+    public var isFinished: Bool {
+        ended || (isComplete && allowedNextBytes().allSatisfy { $0 == 0 })
+    }
+
+    /// Reads a token. Returns false (and changes nothing) when the grammar does not allow it.
+    @discardableResult
+    public func accept(token: Int) -> Bool {
+        guard token >= 0, token < vocabulary.vocabularySize, !ended else { return false }
+        if vocabulary.endOfSequenceTokens.contains(token) {
+            guard isComplete else { return false }
+            ended = true
+            return true
+        }
+        if vocabulary.isSpecial(token) { return false }
+        return accept(bytes: vocabulary.tokenBytes[token])
+    }
+
+    /// Reads bytes. Returns false (and changes nothing) when the grammar does not allow them.
+    @discardableResult
+    public func accept(bytes: some Collection<UInt8>) -> Bool {
+        guard !ended else { return bytes.isEmpty }
+        var frames = Array(UnsafeBufferPointer(start: stack, count: depth))
+        for byte in bytes {
+            guard grammar.step(&frames, byte), frames.count + ByteGrammar.maximumFramesPerCall < stackCapacity - 4
+            else { return false }
+        }
+        for (index, frame) in frames.enumerated() { stack[index] = frame }
+        depth = frames.count
+        generatedBytes.append(contentsOf: bytes)
+        return true
+    }
+
+    // MARK: Forced text
+
+    /// The bytes the grammar allows next, as 4 words (256 bits).
+    func allowedNextBytes() -> [UInt64] {
+        allowedBytes(Array(UnsafeBufferPointer(start: stack, count: ended ? 0 : depth)))
+    }
+
+    private func allowedBytes(_ frames: [UInt32]) -> [UInt64] {
+        var allowed: [UInt64] = [0, 0, 0, 0]
+        for frame in frames.reversed() {
+            for word in 0..<4 { allowed[word] |= grammar.actionBytes[Int(frame) * 4 + word] }
+            if !grammar.accepting[Int(frame)] { break }
+        }
+        return allowed
+    }
+
+    /// The text that must come next because the grammar allows exactly one
+    /// byte at each position (keys, punctuation, constants), up to `limit`.
+    public func forcedBytes(limit: Int = 512) -> [UInt8] {
+        guard !ended else { return [] }
+        var frames = Array(UnsafeBufferPointer(start: stack, count: depth))
+        var forced: [UInt8] = []
+        while forced.count < limit {
+            if frames.allSatisfy({ grammar.accepting[Int($0)] }) { break }
+            let allowed = allowedBytes(frames)
+            guard allowed.reduce(0, { $0 + $1.nonzeroBitCount }) == 1 else { break }
+            let word = allowed.firstIndex { $0 != 0 }!
+            let byte = UInt8(word * 64 + allowed[word].trailingZeroBitCount)
+            guard grammar.step(&frames, byte) else { break }
+            forced.append(byte)
+        }
+        return forced
+    }
+
+    /// The forced text as tokens, tokenized by the model's tokenizer (its
+    /// canonical tokenization), or empty when nothing is forced or the
+    /// tokenizer's tokens do not spell the forced bytes exactly.
+    public func forcedTokens(tokenize: ([UInt8]) -> [Int]) -> [Int] {
+        let forced = forcedBytes()
+        guard !forced.isEmpty else { return [] }
+        let tokens = tokenize(forced)
+        var spelled: [UInt8] = []
+        for token in tokens {
+            guard token >= 0, token < vocabulary.vocabularySize, !vocabulary.isSpecial(token) else { return [] }
+            spelled.append(contentsOf: vocabulary.tokenBytes[token])
+        }
+        return spelled == forced ? tokens : []
+    }
+}

@@ -1,1 +1,0 @@
-// The Guidance module. Its sources are being written; see ARCHITECTURE.md.

@@ -1,0 +1,189 @@
+/// Numbers whose bounds are enforced on the digits as they are generated.
+///
+/// Format (documented rule): plain decimal notation, no exponent, no leading
+/// zeros; at most `maximumIntegerDigits` integer digits and
+/// `maximumFractionDigits` fraction digits (so an unbounded number cannot run
+/// on forever). Integers have no fraction. The language of a range is built
+/// digit by digit, tracking whether the digits so far equal the lower or the
+/// upper bound's digits (the classic digit automaton), so `minimum`/`maximum`
+/// hold for every accepted string and every prefix can still be completed.
+enum NumberRanges {
+    static let maximumIntegerDigits = 15
+    static let maximumFractionDigits = 15
+    /// The largest magnitude a generated number can have.
+    static let limit: Double = 999_999_999_999_999
+
+    /// A non-negative decimal: integer part and fraction digits (no trailing zeros).
+    struct Magnitude: Equatable {
+        var integer: UInt64
+        var fraction: [UInt8]
+    }
+
+    /// The exact decimal digits of a finite, non-negative double (its shortest representation).
+    static func magnitude(_ value: Double) -> Magnitude {
+        precondition(value >= 0 && value.isFinite)
+        let text = value.description
+        let parts = text.split(separator: "e", maxSplits: 1)
+        let mantissa = parts[0]
+        let exponent = parts.count > 1 ? Int(parts[1])! : 0
+        var digits: [UInt8] = []
+        var point = mantissa.count
+        for (offset, character) in mantissa.enumerated() {
+            if character == "." { point = offset } else { digits.append(UInt8(character.asciiValue! - 48)) }
+        }
+        point += exponent
+        var integerDigits: [UInt8]
+        var fractionDigits: [UInt8]
+        if point <= 0 {
+            integerDigits = [0]
+            fractionDigits = [UInt8](repeating: 0, count: -point) + digits
+        } else if point >= digits.count {
+            integerDigits = digits + [UInt8](repeating: 0, count: point - digits.count)
+            fractionDigits = []
+        } else {
+            integerDigits = Array(digits[..<point])
+            fractionDigits = Array(digits[point...])
+        }
+        while let last = fractionDigits.last, last == 0 { fractionDigits.removeLast() }
+        let integer = integerDigits.reduce(UInt64(0)) { $0 * 10 + UInt64($1) }
+        return Magnitude(integer: integer, fraction: fractionDigits)
+    }
+
+    static func digits(_ value: UInt64) -> [UInt8] {
+        Array(String(value).utf8).map { $0 - 48 }
+    }
+}
+
+extension ByteNFA {
+    /// An integer in `lo...hi` (both within `NumberRanges.limit`).
+    mutating func integerRange(_ lo: Int64, _ hi: Int64, from: Int) -> Int {
+        let end = addState()
+        if hi >= 0 {
+            addEpsilon(from: unsignedRange(UInt64(max(lo, 0)), UInt64(hi), from: from), to: end)
+        }
+        if lo < 0 {
+            let minus = literal([0x2D], from: from)
+            addEpsilon(from: unsignedRange(UInt64(max(1, -hi)), UInt64(-lo), from: minus), to: end)
+        }
+        return end
+    }
+
+    /// A number in `lo...hi` (both finite, within `NumberRanges.limit`).
+    mutating func numberRange(_ lo: Double, _ hi: Double, from: Int) -> Int {
+        let end = addState()
+        if hi >= 0 {
+            let magnitudes = (NumberRanges.magnitude(max(lo, 0)), NumberRanges.magnitude(hi))
+            addEpsilon(from: magnitudeRange(magnitudes.0, magnitudes.1, from: from), to: end)
+        }
+        if lo < 0 {
+            let minus = literal([0x2D], from: from)
+            let magnitudes = (NumberRanges.magnitude(max(-hi, 0)), NumberRanges.magnitude(-lo))
+            addEpsilon(from: magnitudeRange(magnitudes.0, magnitudes.1, from: minus), to: end)
+        }
+        return end
+    }
+
+    /// A non-negative integer in `a...b` without leading zeros.
+    mutating func unsignedRange(_ a: UInt64, _ b: UInt64, from: Int) -> Int {
+        let end = addState()
+        let low = NumberRanges.digits(a)
+        let high = NumberRanges.digits(b)
+        guard a <= b else { return end }
+        for length in low.count...high.count {
+            let lower = length == low.count ? low : [1] + [UInt8](repeating: 0, count: length - 1)
+            let upper = length == high.count ? high : [UInt8](repeating: 9, count: length)
+            addEpsilon(from: sameLengthRange(lower, upper, from: from), to: end)
+        }
+        return end
+    }
+
+    /// Digit strings of one length between `lower` and `upper` (digit by digit).
+    private mutating func sameLengthRange(_ lower: [UInt8], _ upper: [UInt8], from: Int) -> Int {
+        let end = addState()
+        var states: [Int: Int] = [0b11: from]
+        var pending = [0b11]
+        while let key = pending.popLast() {
+            let position = key >> 2
+            let tightLow = key & 2 != 0
+            let tightHigh = key & 1 != 0
+            let state = states[key]!
+            if position == lower.count {
+                addEpsilon(from: state, to: end)
+                continue
+            }
+            let lowDigit = tightLow ? lower[position] : 0
+            let highDigit = tightHigh ? upper[position] : 9
+            guard lowDigit <= highDigit else { continue }
+            for digit in lowDigit...highDigit {
+                let nextKey = (position + 1) << 2 | (tightLow && digit == lowDigit ? 2 : 0) | (tightHigh && digit == highDigit ? 1 : 0)
+                let next: Int
+                if let existing = states[nextKey] {
+                    next = existing
+                } else {
+                    next = addState()
+                    states[nextKey] = next
+                    pending.append(nextKey)
+                }
+                addBytes(from: state, 0x30 + digit, 0x30 + digit, to: next)
+            }
+        }
+        return end
+    }
+
+    /// A non-negative decimal between two magnitudes.
+    private mutating func magnitudeRange(_ a: NumberRanges.Magnitude, _ b: NumberRanges.Magnitude, from: Int) -> Int {
+        let end = addState()
+        if a.integer == b.integer {
+            let afterInteger = literal(NumberRanges.digits(a.integer).map { $0 + 48 }, from: from)
+            addEpsilon(from: fraction(lower: a.fraction, upper: b.fraction, from: afterInteger), to: end)
+            return end
+        }
+        let atLow = literal(NumberRanges.digits(a.integer).map { $0 + 48 }, from: from)
+        addEpsilon(from: fraction(lower: a.fraction, upper: nil, from: atLow), to: end)
+        if a.integer + 1 <= b.integer - 1 {
+            let between = unsignedRange(a.integer + 1, b.integer - 1, from: from)
+            addEpsilon(from: fraction(lower: [], upper: nil, from: between), to: end)
+        }
+        let atHigh = literal(NumberRanges.digits(b.integer).map { $0 + 48 }, from: from)
+        addEpsilon(from: fraction(lower: [], upper: b.fraction, from: atHigh), to: end)
+        return end
+    }
+
+    /// An optional fraction `.DDD` with `0.DDD >= 0.lower` and (when `upper`
+    /// is given) `0.DDD <= 0.upper`; absent means zero.
+    private mutating func fraction(lower: [UInt8], upper: [UInt8]?, from: Int) -> Int {
+        let end = addState()
+        if lower.isEmpty { addEpsilon(from: from, to: end) }
+        let point = literal([0x2E], from: from)
+        // Key: position, tight to lower, tight to upper.
+        let startKey = (lower.isEmpty ? 0 : 2) | (upper == nil ? 0 : 1)
+        var states: [Int: Int] = [startKey: point]
+        var pending = [startKey]
+        while let key = pending.popLast() {
+            let position = key >> 2
+            let tightLow = key & 2 != 0
+            let tightHigh = key & 1 != 0
+            let state = states[key]!
+            if position >= 1 && !tightLow { addEpsilon(from: state, to: end) }
+            guard position < NumberRanges.maximumFractionDigits else { continue }
+            let lowDigit: UInt8 = tightLow ? lower[position] : 0
+            let highDigit: UInt8 = tightHigh ? (position < upper!.count ? upper![position] : 0) : 9
+            guard lowDigit <= highDigit else { continue }
+            for digit in lowDigit...highDigit {
+                let stillLow = tightLow && digit == lowDigit && position + 1 < lower.count
+                let stillHigh = tightHigh && digit == highDigit
+                let nextKey = (position + 1) << 2 | (stillLow ? 2 : 0) | (stillHigh ? 1 : 0)
+                let next: Int
+                if let existing = states[nextKey] {
+                    next = existing
+                } else {
+                    next = addState()
+                    states[nextKey] = next
+                    pending.append(nextKey)
+                }
+                addBytes(from: state, 0x30 + digit, 0x30 + digit, to: next)
+            }
+        }
+        return end
+    }
+}

@@ -1,0 +1,165 @@
+/// A model's vocabulary as Guidance sees it: token byte strings and the ids
+/// of special tokens, indexed once per model.
+///
+/// The index is a byte trie over the token byte strings, stored in preorder:
+/// node `i` has a byte, a depth (its byte's position in the token, from 1),
+/// the end of its subtree and the tokens that end at it. A mask is computed by
+/// walking the trie with the grammar's matcher and skipping every subtree
+/// whose prefix the grammar rejects.
+///
+/// Special tokens never match grammar bytes; end-of-sequence tokens are
+/// allowed exactly when the value is complete.
+public final class VocabularyIndex: @unchecked Sendable {
+    public let vocabularySize: Int
+    public let tokenBytes: [[UInt8]]
+    public let endOfSequenceTokens: [Int]
+    let specialTokens: Set<Int>
+    let wordCount: Int
+    let nodeCount: Int
+    let maximumTokenLength: Int
+    let trie: Trie
+    /// Masks of the shared JSON string machine's states (the same in every grammar).
+    let sharedStringMasks: [StateMask]
+
+    struct Trie {
+        let byte: UnsafeMutablePointer<UInt8>
+        let depth: UnsafeMutablePointer<UInt16>
+        let subtreeEnd: UnsafeMutablePointer<UInt32>
+        /// Tokens of node `i`: `tokens[tokenStart[i]..<tokenStart[i + 1]]`.
+        let tokenStart: UnsafeMutablePointer<UInt32>
+        let tokens: UnsafeMutablePointer<UInt32>
+    }
+
+    /// - Parameters:
+    ///   - tokens: the byte string of every token id.
+    ///   - specialTokens: ids that are not text (BOS, EOS, chat markers, ...).
+    ///   - endOfSequence: the ids that end a response (a subset of the special ones).
+    public init(tokens: [[UInt8]], specialTokens: Set<Int>, endOfSequence: [Int]) {
+        vocabularySize = tokens.count
+        tokenBytes = tokens
+        self.specialTokens = specialTokens.union(endOfSequence)
+        endOfSequenceTokens = endOfSequence
+        wordCount = (tokens.count + 63) / 64
+
+        // Sort the text tokens by bytes; a 64-bit big-endian prefix decides most comparisons.
+        var order: [Int32] = []
+        order.reserveCapacity(tokens.count)
+        var prefixes = [UInt64](repeating: 0, count: tokens.count)
+        for (id, bytes) in tokens.enumerated() where !bytes.isEmpty && !self.specialTokens.contains(id) {
+            order.append(Int32(id))
+            var key: UInt64 = 0
+            for position in 0..<8 { key = key << 8 | UInt64(position < bytes.count ? bytes[position] : 0) }
+            prefixes[id] = key
+        }
+        tokens.withUnsafeBufferPointer { tokens in
+            prefixes.withUnsafeBufferPointer { prefixes in
+                order.sort { a, b in
+                    let keyA = prefixes[Int(a)]
+                    let keyB = prefixes[Int(b)]
+                    if keyA != keyB { return keyA < keyB }
+                    return tokens[Int(a)].lexicographicallyPrecedes(tokens[Int(b)])
+                }
+            }
+        }
+
+        var bytes: [UInt8] = []
+        var depths: [UInt16] = []
+        var ends: [UInt32] = []
+        var tokenStarts: [UInt32] = []
+        var tokenList: [UInt32] = []
+        var path: [Int] = []
+        var previous: [UInt8] = []
+        var longest = 0
+        for id in order {
+            let token = tokens[Int(id)]
+            longest = max(longest, token.count)
+            var common = 0
+            let limit = min(previous.count, token.count)
+            while common < limit && previous[common] == token[common] { common += 1 }
+            while path.count > common { ends[path.removeLast()] = UInt32(bytes.count) }
+            for position in common..<token.count {
+                path.append(bytes.count)
+                bytes.append(token[position])
+                depths.append(UInt16(position + 1))
+                ends.append(0)
+                tokenStarts.append(UInt32(tokenList.count))
+            }
+            tokenList.append(UInt32(id))
+            previous = token
+        }
+        while let node = path.popLast() { ends[node] = UInt32(bytes.count) }
+        tokenStarts.append(UInt32(tokenList.count))
+        nodeCount = bytes.count
+        maximumTokenLength = longest
+
+        func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
+            let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(array.count, 1))
+            pointer.initialize(from: array, count: array.count)
+            return pointer
+        }
+        trie = Trie(byte: copy(bytes), depth: copy(depths), subtreeEnd: copy(ends),
+                    tokenStart: copy(tokenStarts), tokens: copy(tokenList))
+
+        // The string machine is the same in every grammar: compute its masks once.
+        let stringGrammar = SchemaCompiler.sharedStringGrammar()
+        var walker = MaskWalker(grammar: stringGrammar, trie: trie, nodeCount: bytes.count,
+                                maximumTokenLength: longest, wordCount: wordCount)
+        sharedStringMasks = (0..<stringGrammar.sharedStringStateCount).map { state in
+            walker.stateMask(UInt32(state))
+        }
+    }
+
+    deinit {
+        trie.byte.deallocate()
+        trie.depth.deallocate()
+        trie.subtreeEnd.deallocate()
+        trie.tokenStart.deallocate()
+        trie.tokens.deallocate()
+    }
+
+    public func isSpecial(_ token: Int) -> Bool { specialTokens.contains(token) }
+}
+
+/// The tokens a state allows regardless of the frames below it, and the trie
+/// nodes where a token leaves the state's frame (its validity then depends on
+/// the caller, so it is checked against the real stack at each step).
+struct StateMask: Sendable {
+    var words: [UInt64]
+    var dependentNodes: [UInt32]
+}
+
+/// The set of allowed tokens at one step, as a bitset over token ids.
+public struct TokenMask: Sendable, Hashable {
+    public let vocabularySize: Int
+    public internal(set) var words: [UInt64]
+
+    public init(vocabularySize: Int) {
+        self.vocabularySize = vocabularySize
+        words = [UInt64](repeating: 0, count: (vocabularySize + 63) / 64)
+    }
+
+    public func contains(_ token: Int) -> Bool {
+        token >= 0 && token < vocabularySize && words[token >> 6] & (1 << UInt64(token & 63)) != 0
+    }
+
+    public var allowedCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
+    public var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+
+    /// The allowed token ids in increasing order.
+    public var allowedTokens: [Int] {
+        var result: [Int] = []
+        for (index, word) in words.enumerated() {
+            var remaining = word
+            while remaining != 0 {
+                result.append(index << 6 | remaining.trailingZeroBitCount)
+                remaining &= remaining - 1
+            }
+        }
+        return result
+    }
+
+    mutating func insert(_ token: Int) {
+        words[token >> 6] |= 1 << UInt64(token & 63)
+    }
+}

@@ -172,25 +172,41 @@ public final class ByteGrammar: @unchecked Sendable {
         // all live (a shift: its target; a call: the return state and every
         // pushed frame). Computed backwards from the accepting states.
         var live = accepting
-        var clauses: [(owner: Int, remaining: Int)] = []
-        var waiting = [[Int]](repeating: [], count: stateCount)
+        var clauseOwner: [Int32] = []
+        var clauseRemaining: [Int32] = []
+        var waiting = [[Int32]](repeating: [], count: stateCount)
         var queue: [Int] = []
         for state in 0..<stateCount where live[state] { queue.append(state) }
+        var seen: [UInt32] = []
+        var needs: [UInt32] = []
         for state in 0..<stateCount where !accepting[state] {
-            var seen = Set<UInt32>()
+            seen.removeAll(keepingCapacity: true)
+            var previous: UInt32 = 0
             for byte in 0..<256 {
                 let action = actions[state << 8 | byte]
-                guard action != 0, seen.insert(action).inserted else { continue }
-                let needs = Set(dependencies(of: action))
-                clauses.append((state, needs.count))
-                for need in needs { waiting[Int(need)].append(clauses.count - 1) }
+                guard action != 0, action != previous else { continue }
+                previous = action
+                guard !seen.contains(action) else { continue }
+                seen.append(action)
+                needs.removeAll(keepingCapacity: true)
+                if action & Self.callFlag == 0 {
+                    needs.append(action - 1)
+                } else {
+                    let entry = Int(action & ~Self.callFlag)
+                    needs.append(callReturn[entry])
+                    for frame in callFrames[entry] where !needs.contains(frame) { needs.append(frame) }
+                }
+                let clause = Int32(clauseOwner.count)
+                clauseOwner.append(Int32(state))
+                clauseRemaining.append(Int32(needs.count))
+                for need in needs { waiting[Int(need)].append(clause) }
             }
         }
         while let state = queue.popLast() {
             for clause in waiting[state] {
-                clauses[clause].remaining -= 1
-                let owner = clauses[clause].owner
-                if clauses[clause].remaining == 0, !live[owner] {
+                clauseRemaining[Int(clause)] -= 1
+                let owner = Int(clauseOwner[Int(clause)])
+                if clauseRemaining[Int(clause)] == 0, !live[owner] {
                     live[owner] = true
                     queue.append(owner)
                 }
@@ -199,10 +215,16 @@ public final class ByteGrammar: @unchecked Sendable {
         guard live[Int(startState)] else {
             throw GuidanceError(.invalidSchema, path: "(root)", "no value satisfies all the guides")
         }
+        let liveCall = (0..<callReturn.count).map { entry in
+            live[Int(callReturn[entry])] && callFrames[entry].allSatisfy { live[Int($0)] }
+        }
         var pruned = actions
         var changed = false
-        for index in 0..<pruned.count where pruned[index] != 0 {
-            if !dependencies(of: pruned[index]).allSatisfy({ live[Int($0)] }) {
+        for index in 0..<pruned.count {
+            let action = pruned[index]
+            guard action != 0 else { continue }
+            let isLive = action & Self.callFlag == 0 ? live[Int(action - 1)] : liveCall[Int(action & ~Self.callFlag)]
+            if !isLive {
                 pruned[index] = 0
                 changed = true
             }
@@ -211,12 +233,6 @@ public final class ByteGrammar: @unchecked Sendable {
         return ByteGrammar(actions: pruned, accepting: accepting, callReturn: callReturn, callFrames: callFrames,
                            startState: startState, maxStackDepth: maxStackDepth,
                            sharedStringStateCount: sharedStringStateCount, machineNames: machineNames)
-    }
-
-    private func dependencies(of action: UInt32) -> [UInt32] {
-        if action & Self.callFlag == 0 { return [action - 1] }
-        let entry = Int(action & ~Self.callFlag)
-        return [callReturn[entry]] + callFrames[entry]
     }
 }
 
@@ -272,7 +288,7 @@ struct GrammarBuilder {
                 throw GuidanceError(.invalidSchema, path: names[machine], "machine has no body")
             }
             for edges in body.calls { for edge in edges { try visit(Int(edge.machine)) } }
-            dfas[machine] = try determinize(body, name: names[machine], callees: dfas)
+            dfas[machine] = Self.minimize(try determinize(body, name: names[machine], callees: dfas))
             visiting.remove(machine)
             order.append(machine)
         }
@@ -347,6 +363,71 @@ struct GrammarBuilder {
         return ByteGrammar(actions: actions, accepting: accepting, callReturn: callReturn, callFrames: callFrames,
                            startState: UInt32(offsets[root]), maxStackDepth: depth[root],
                            sharedStringStateCount: sharedCount, machineNames: names)
+    }
+
+    /// Merges equivalent states (Moore's partition refinement): states are
+    /// equivalent when they agree on accepting and, for every byte, on the
+    /// kind of action and the class of its targets. The start state stays 0.
+    private static func minimize(_ dfa: MachineDFA) -> MachineDFA {
+        let count = dfa.accepting.count
+        var classes = dfa.accepting.map { $0 ? 1 : 0 }
+        var classCount = Set(classes).count
+        func signature(_ state: Int) -> [Int] {
+            var key = [classes[state]]
+            for entry in dfa.rows[state] {
+                let target: [Int]
+                switch entry.action {
+                case .shift(let next): target = [0, 0, classes[Int(next)]]
+                case .call(let machine, let returnTo): target = [1, Int(machine), classes[Int(returnTo)]]
+                }
+                if key.count > 1, key[key.count - 1 - target.count] == entry.lo - 1,
+                   Array(key[(key.count - target.count)...]) == target {
+                    key[key.count - 1 - target.count] = entry.hi
+                } else {
+                    key += [entry.lo, entry.hi] + target
+                }
+            }
+            return key
+        }
+        while true {
+            var ids: [[Int]: Int] = [:]
+            var next = [Int](repeating: 0, count: count)
+            for state in 0..<count {
+                let key = signature(state)
+                if let id = ids[key] { next[state] = id } else {
+                    next[state] = ids.count
+                    ids[key] = ids.count
+                }
+            }
+            classes = next
+            if ids.count == classCount { break }
+            classCount = ids.count
+        }
+        var result = MachineDFA()
+        result.rows = Array(repeating: [], count: classCount)
+        result.accepting = Array(repeating: false, count: classCount)
+        var done = [Bool](repeating: false, count: classCount)
+        for state in 0..<count where !done[classes[state]] {
+            let id = classes[state]
+            done[id] = true
+            result.accepting[id] = dfa.accepting[state]
+            var row: [RowEntry] = []
+            for entry in dfa.rows[state] {
+                let action: Action
+                switch entry.action {
+                case .shift(let next): action = .shift(Int32(classes[Int(next)]))
+                case .call(let machine, let returnTo): action = .call(machine: machine, returnTo: Int32(classes[Int(returnTo)]))
+                }
+                if let last = row.last, last.hi == entry.lo - 1, last.action == action {
+                    row[row.count - 1].hi = entry.hi
+                } else {
+                    row.append(RowEntry(lo: entry.lo, hi: entry.hi, action: action))
+                }
+            }
+            result.rows[id] = row
+        }
+        result.firstBytes = dfa.firstBytes
+        return result
     }
 
     private func determinize(_ nfa: ByteNFA, name: String, callees: [MachineDFA?]) throws(GuidanceError) -> MachineDFA {

@@ -17,7 +17,6 @@ public final class GrammarMatcher {
     private let stackCapacity: Int
     private var depth = 1
     private var ended = false
-    private var noDependents: [UInt32] = []
     /// Bytes accepted since the last reset.
     public private(set) var generatedBytes: [UInt8] = []
 
@@ -73,10 +72,36 @@ public final class GrammarMatcher {
             entry.words.withUnsafeBufferPointer { source in
                 words.baseAddress!.update(from: source.baseAddress!, count: source.count)
             }
-            if frameDepth > 1 {
+            if frameDepth > 1, !entry.dependentNodes.isEmpty {
+                // Tokens leaving the top frame continue below it: skip those
+                // whose next byte no frame below can read.
+                var below: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                var frame = frameDepth - 2
+                while frame >= 0 {
+                    let state = Int(stack[frame])
+                    let base = state * 4
+                    below.0 |= grammar.actionBytes[base]
+                    below.1 |= grammar.actionBytes[base + 1]
+                    below.2 |= grammar.actionBytes[base + 2]
+                    below.3 |= grammar.actionBytes[base + 3]
+                    if tables.accepting[state] == 0 { break }
+                    frame -= 1
+                }
+                let walker = self.walker
+                let stack = self.stack
+                var ignored: [UInt32] = []
                 for node in entry.dependentNodes {
+                    let byte = walker.byte(at: node)
+                    let word: UInt64
+                    switch byte >> 6 {
+                    case 0: word = below.0
+                    case 1: word = below.1
+                    case 2: word = below.2
+                    default: word = below.3
+                    }
+                    guard word & (1 << UInt64(byte & 63)) != 0 else { continue }
                     walker.walk(from: Int(node), to: walker.subtreeEnd(node), stack: stack, depth: frameDepth - 1,
-                                floor: 0, words: words.baseAddress!, dependents: &noDependents)
+                                floor: 0, words: words.baseAddress!, dependents: &ignored)
                 }
             }
         }

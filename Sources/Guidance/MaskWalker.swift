@@ -159,4 +159,6 @@ struct MaskWalker {
     }
 
     func subtreeEnd(_ node: UInt32) -> Int { Int(trie.subtreeEnd[Int(node)]) }
+
+    func byte(at node: UInt32) -> UInt8 { trie.byte[Int(node)] }
 }

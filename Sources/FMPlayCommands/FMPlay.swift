@@ -10,6 +10,8 @@ public struct FMPlay: AsyncParsableCommand {
             SchemaCommand.self,
             LSPCommand.self,
             RunCommand.self,
+            TokenizeCommand.self,
+            ModelsCommand.self,
         ]
     )
 

@@ -9,8 +9,8 @@ import Schema
 ///   tool once per prompt (every turn when `.required`), with arguments
 ///   synthesized from the tool's schema;
 /// - under a schema it writes the simplest JSON that satisfies the schema and
-///   every guide (strings are words from the prompt); a `pattern` guide is
-///   reported as `unsupportedGuide`, since it cannot generate regex matches;
+///   every guide (strings are words from the prompt; a `pattern` guide gets
+///   the shortest match, and a pattern it cannot read is `unsupportedGuide`);
 /// - otherwise it answers `Scripted reply to "<prompt>"`, mentioning tool
 ///   outputs it was given.
 /// A token is one whitespace-separated word or punctuation run; prompts
@@ -150,9 +150,12 @@ public struct ScriptedLanguageModel: LanguageModel {
         mutating func value(_ type: SchemaType, depth: Int) throws -> GeneratedContent {
             switch type {
             case .string(let guides):
-                if guides.pattern != nil {
-                    throw GenerationError.unsupportedGuide(.init(debugDescription:
-                        "the scripted model cannot generate strings for a pattern guide"))
+                if let pattern = guides.pattern {
+                    guard let example = PatternExample.shortestMatch(of: pattern) else {
+                        throw GenerationError.unsupportedGuide(.init(debugDescription:
+                            "the scripted model cannot generate strings for the pattern /\(pattern)/"))
+                    }
+                    return GeneratedContent(example)
                 }
                 if let constant = guides.constant { return GeneratedContent(constant) }
                 if let choices = guides.anyOf, !choices.isEmpty { return GeneratedContent(choices[tick() % choices.count]) }

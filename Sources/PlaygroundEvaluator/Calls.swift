@@ -288,11 +288,18 @@ extension Interpreter {
                 define("$\(index)", value)
                 if index < names.count { define(names[index], value) }
             }
-            if closure.statements.count == 1, case .expr(let expr) = closure.statements.first!.item {
-                return try await evaluate(expr)
-            }
-            if case .returned(let value) = try await execute(closure.statements) { return value }
-            return .null
+            return try await runBody(closure.statements)
         }
+    }
+
+    /// Runs a function-like body: a single expression is its value (implicit
+    /// return), otherwise the value of `return`, else nil.
+    func runBody(_ statements: CodeBlockItemListSyntax) async throws -> Value {
+        if statements.count == 1, case .expr(let expr) = statements.first!.item,
+           !expr.is(IfExprSyntax.self), !expr.is(SwitchExprSyntax.self) {
+            return try await evaluate(expr)
+        }
+        if case .returned(let value) = try await execute(statements) { return value }
+        return .null
     }
 }

@@ -66,6 +66,8 @@ final class EvaluationContext: @unchecked Sendable {
     private(set) var topLevelVariables: [VariableDeclSyntax] = []
     /// `call(arguments:)` bodies by qualified tool type name.
     private(set) var toolBodies: [String: ToolBody] = [:]
+    /// Computed property getters by `Type.property`.
+    private(set) var computedProperties: [String: CodeBlockItemListSyntax] = [:]
 
     init(file: PromptFile, configuration: EvaluationConfiguration) {
         self.file = file
@@ -78,6 +80,15 @@ final class EvaluationContext: @unchecked Sendable {
         if let decl = node.as(VariableDeclSyntax.self) {
             if scope == nil, decl.parent?.parent?.parent?.is(SourceFileSyntax.self) == true { topLevelVariables.append(decl) }
             for binding in decl.bindings {
+                if let scope, let accessors = binding.accessorBlock, let name = binding.pattern.as(IdentifierPatternSyntax.self) {
+                    switch accessors.accessors {
+                    case .getter(let body): computedProperties[scope + "." + name.identifier.text] = body
+                    case .accessors(let list):
+                        if let getter = list.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) }), let body = getter.body {
+                            computedProperties[scope + "." + name.identifier.text] = body.statements
+                        }
+                    }
+                }
                 if let value = binding.initializer?.value {
                     initializers[binding.pattern.positionAfterSkippingLeadingTrivia.utf8Offset] = value
                 }
@@ -102,6 +113,10 @@ final class EvaluationContext: @unchecked Sendable {
     func initializer(of property: PropertyDeclaration) -> ExprSyntax? { initializers[property.nameRange.start.offset] }
 
     func callBody(ofTool type: TypeDeclaration) -> ToolBody? { toolBodies[type.qualifiedName] }
+
+    func computedProperty(_ name: String, of typeName: String) -> CodeBlockItemListSyntax? {
+        computedProperties[typeName + "." + name]
+    }
 
     func systemModel(useCase: SystemLanguageModel.UseCase) -> SystemLanguageModel {
         SystemLanguageModel(base: configuration.model, useCase: useCase)

@@ -69,8 +69,12 @@ final class Interpreter: @unchecked Sendable {
     /// Runs `body` in a fresh environment that only sees the file's constants.
     func isolated<T>(_ bindings: [String: Value], _ body: () async throws -> T) async rethrows -> T {
         let saved = scopes
+        let savedStatement = currentStatementRange
         scopes = [scopes[0], bindings]
-        defer { scopes = saved }
+        defer {
+            scopes = saved
+            currentStatementRange = savedStatement
+        }
         return try await body()
     }
 

@@ -13,7 +13,7 @@ extension Interpreter {
         }
         let base = try await evaluate(baseExpr)
         if base.isNull, baseExpr.is(OptionalChainingExprSyntax.self) { return .null }
-        return try member(name, of: base, e)
+        return try await member(name, of: base, e)
     }
 
     func implicitMember(_ name: String, _ node: some SyntaxProtocol) throws -> Value {
@@ -32,12 +32,17 @@ extension Interpreter {
         }
     }
 
-    func member(_ name: String, of base: Value, _ node: some SyntaxProtocol) throws -> Value {
+    func member(_ name: String, of base: Value, _ node: some SyntaxProtocol) async throws -> Value {
         switch base {
         case .type(let typeName):
             return try staticMember(name, of: typeName, node)
         case .structure(let type, let fields):
             if let field = fields.first(where: { $0.name == name }) { return field.value }
+            if let getter = context.computedProperty(name, of: type) {
+                var bindings: [String: Value] = ["self": base]
+                for field in fields { bindings[field.name] = field.value }
+                return try await isolated(bindings) { try await runBody(getter) }
+            }
             throw error("\(type) has no property '\(name)'", node)
         case .enumCase(_, let caseName, let payload):
             if name == "rawValue" { return .string(caseName) }
@@ -85,7 +90,7 @@ extension Interpreter {
             switch name {
             case "content": return content
             case "rawContent": return .content(raw)
-            default: return try member(name, of: content, node)  // the 26.0 beta element was the value itself
+            default: return try await member(name, of: content, node)  // the 26.0 beta element was the value itself
             }
         case .usage(let u):
             switch name {

@@ -49,8 +49,7 @@ extension Interpreter {
             var bindings: [String: Value] = ["self": value]
             for field in fields { bindings[field.name] = field.value }
             bindings[body.argumentName] = convert(arguments, schema: parameters)
-            let flow = try await isolated(bindings) { try await execute(body.statements) }
-            guard case .returned(let result) = flow else { return GeneratedContent("") }
+            let result = try await isolated(bindings) { try await runBody(body.statements) }
             return result.generatedContent
         }
     }

@@ -131,12 +131,20 @@ final class SessionTests: XCTestCase {
     }
 
     func testUnsupportedGuideFromModel() async throws {
-        let schema = GenerationSchema(root: .string(StringGuides(pattern: "[a-z]+")))
+        let schema = GenerationSchema(root: .string(StringGuides(pattern: "(?=lookahead)x")))
         let session = LanguageModelSession(model: ScriptedLanguageModel())
         do {
             _ = try await session.respond(to: "x", schema: schema)
             XCTFail()
         } catch GenerationError.unsupportedGuide {}
+    }
+
+    func testPatternGuideGetsShortestMatch() async throws {
+        for (pattern, expected) in [(#"\+[0-9 ]{6,15}"#, "+000000"), ("(ab|c)d?[x-z]", "cx"), (#"^\w+@\w+\.com$"#, "a@a.com")] {
+            let session = LanguageModelSession(model: ScriptedLanguageModel())
+            let response = try await session.respond(to: "x", schema: GenerationSchema(root: .string(StringGuides(pattern: pattern))))
+            XCTAssertEqual(response.content.stringValue, expected, pattern)
+        }
     }
 
     func testConcurrentRequestsWhileResponding() async throws {

@@ -1,0 +1,68 @@
+import FoundationModelsRuntime
+import PlaygroundEvaluator
+import XCTest
+
+final class CacheTests: XCTestCase {
+    let source = travelTypes + """
+        let city = "Porto"
+
+        #Playground("first") {
+            let session = LanguageModelSession()
+            let response = try await session.respond(to: "Ideas for \\(city)", generating: Suggestions.self)
+            print(response.content.stars)
+        }
+
+        #Playground("second") {
+            print("independent")
+        }
+        """
+
+    func testSecondRunIsCachedAndIdentical() async throws {
+        let cache = ResultCache(directory: try temporaryDirectory())
+        let model = ScriptedLanguageModel()
+        let cold = await evaluate(source, model: model, cache: cache)
+        XCTAssertEqual(cold.blocks.map(\.cached), [false, false])
+        let warm = await evaluate(source, model: model, cache: cache)
+        XCTAssertEqual(warm.blocks.map(\.cached), [true, true])
+        XCTAssertEqual(warm.blocks.map(\.results), cold.blocks.map(\.results))
+        XCTAssertEqual(model.receivedRequests.count, 1, "the cached run makes no model calls")
+    }
+
+    func testKeyCoversBlockDeclarationsModelAndSeed() async throws {
+        let cache = ResultCache(directory: try temporaryDirectory())
+        _ = await evaluate(source, cache: cache)
+
+        // Editing another block does not invalidate this one.
+        let otherBlockEdited = source.replacingOccurrences(of: "\"independent\"", with: "\"changed\"")
+        let run1 = await evaluate(otherBlockEdited, cache: cache)
+        XCTAssertEqual(run1.blocks.map(\.cached), [true, false])
+
+        // A declaration the block uses (a constant, a Generable type) is part of the key.
+        let constantEdited = source.replacingOccurrences(of: "\"Porto\"", with: "\"Braga\"")
+        let run2 = await evaluate(constantEdited, cache: cache)
+        XCTAssertEqual(run2.blocks.map(\.cached), [false, true])
+        let typeEdited = source.replacingOccurrences(of: ".range(1...5)", with: ".range(2...5)")
+        let run3 = await evaluate(typeEdited, cache: cache)
+        XCTAssertEqual(run3.blocks.first?.cached, false)
+
+        // A different model or seed misses.
+        let run4 = await evaluate(source, model: ScriptedLanguageModel(name: "other"), cache: cache)
+        XCTAssertEqual(run4.blocks.first?.cached, false)
+        let run5 = await evaluate(source, cache: cache, seed: 1)
+        XCTAssertEqual(run5.blocks.first?.cached, false)
+        let run6 = await evaluate(source, cache: cache)
+        XCTAssertEqual(run6.blocks.first?.cached, true)
+    }
+
+    func testSelectionByNameAndLine() async {
+        let named = await evaluate(source, selection: .named("second"))
+        XCTAssertEqual(named.blocks.map(\.displayName), ["second"])
+        let byLine = await evaluate(source, selection: .line(21))
+        XCTAssertEqual(byLine.blocks.map(\.displayName), ["first"])
+    }
+
+    func testDefaultCacheDirectoryFollowsXDG() {
+        XCTAssertEqual(ResultCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"]), "/x/fmplay")
+        XCTAssertEqual(ResultCache.defaultDirectory(environment: ["HOME": "/h"]), "/h/.cache/fmplay")
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import FoundationModelsRuntime
+import JSON
+import PlaygroundEvaluator
+import XCTest
+
+/// Every example runs with the scripted model, and the results (timings
+/// zeroed) match the golden JSON.
+final class ExamplesGoldenTests: XCTestCase {
+    func testExamplesAgainstScriptedModel() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let examples = root.appendingPathComponent("Examples")
+        let names = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".fmplay") }.sorted()
+        XCTAssertGreaterThanOrEqual(names.count, 8)
+        var files: [JSONValue] = []
+        for name in names {
+            let source = try String(contentsOf: examples.appendingPathComponent(name), encoding: .utf8)
+            let result = await evaluate(source)
+            for block in result.blocks { XCTAssertEqual(block.status, .ok, "\(name): \(block.error ?? "")") }
+            var json = normalizedTimings(result.jsonValue)
+            if case .object(var object) = json { object["path"] = .string("Examples/" + name); json = .object(object) }
+            files.append(json)
+        }
+        assertGolden(JSONValue.object(["files": .array(files)]).serialized(pretty: true) + "\n", named: "examples-scripted.json")
+    }
+}

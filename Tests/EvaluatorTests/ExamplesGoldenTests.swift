@@ -13,9 +13,10 @@ final class ExamplesGoldenTests: XCTestCase {
         let names = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".fmplay") }.sorted()
         XCTAssertGreaterThanOrEqual(names.count, 8)
         var files: [JSONValue] = []
+        let model = ScriptedLanguageModel()  // one model for all files, as `fmplay run` uses
         for name in names {
             let source = try String(contentsOf: examples.appendingPathComponent(name), encoding: .utf8)
-            let result = await evaluate(source)
+            let result = await evaluate(source, model: model)
             for block in result.blocks { XCTAssertEqual(block.status, .ok, "\(name): \(block.error ?? "")") }
             var json = normalizedTimings(result.jsonValue)
             if case .object(var object) = json { object["path"] = .string("Examples/" + name); json = .object(object) }

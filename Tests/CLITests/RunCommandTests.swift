@@ -1,0 +1,142 @@
+import Foundation
+import JSON
+import XCTest
+
+/// `fmplay run` as a process, on the scripted backend (fast and deterministic).
+final class RunCommandTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    func fmplay(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fmplay")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw XCTSkip("fmplay is not built next to the tests (\(binary.path)); run swift build first")
+        }
+        let cache = NSTemporaryDirectory() + "fmplay-cli-" + UUID().uuidString
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: cache) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.root
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = cache
+        environment["FMPLAY_BACKEND"] = "scripted"
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func writeFile(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "fmplay-cli-" + UUID().uuidString + ".fmplay"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    /// The CLI's JSON is the evaluator's, so it must equal the evaluator's golden run of Examples/.
+    func testJSONMatchesTheEvaluatorGolden() throws {
+        let run = try fmplay(["run", "Examples/", "--format", "json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let json = try JSONValue.parse(run.stdout)
+        let golden = Self.root.appendingPathComponent("Tests/EvaluatorTests/Golden/examples-scripted.json")
+        let expected = try String(contentsOf: golden, encoding: .utf8)
+        XCTAssertEqual(zeroTimings(json).serialized(pretty: true) + "\n", expected)
+        // The contract's fields are present.
+        let result = json["files"]?[0]?["blocks"]?[0]?["results"]?[0]
+        for field in ["line", "column", "iteration", "kind", "type", "content", "text"] {
+            XCTAssertNotNil(result?[field], field)
+        }
+    }
+
+    func testExitCodesAndErrors() throws {
+        let missing = try fmplay(["run", "no/such/dir"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("no such file or directory: no/such/dir"), missing.stderr)
+
+        let failing = try writeFile("""
+            #Playground("bad") {
+                let names = ["a"]
+                print(names[2])
+            }
+            """)
+        let failed = try fmplay(["run", failing])
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertTrue(failed.stdout.contains("error: index 2 is out of range (count 1)"), failed.stdout)
+        XCTAssertTrue(failed.stdout.contains("FAILED bad"), failed.stdout)
+
+        let usage = try fmplay(["run", failing, "--block", "x", "--line", "2"])
+        XCTAssertEqual(usage.status, 2)
+        let unknown = try fmplay(["run", failing, "--block", "nothing"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderr.contains("no block matches --block nothing"), unknown.stderr)
+    }
+
+    func testJSONLinesAndSelection() throws {
+        let run = try fmplay(["run", "Examples/multi-turn-haiku.fmplay", "--format", "jsonl", "--block", "Multi-turn haiku"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stdout.split(separator: "\n").map { try? JSONValue.parse(String($0)) }
+        XCTAssertEqual(lines.count, 5)
+        for line in lines {
+            XCTAssertEqual(line?["path"]?.stringValue, "Examples/multi-turn-haiku.fmplay")
+            XCTAssertEqual(line?["block"]?.stringValue, "Multi-turn haiku")
+        }
+        let byLine = try fmplay(["run", "Examples/multi-turn-haiku.fmplay", "--format", "jsonl", "--line", "12"])
+        XCTAssertTrue(byLine.stdout.split(separator: "\n").allSatisfy { $0.contains("\"block\":\"Rhyming assistant\"") }, byLine.stdout)
+    }
+
+    func testJUnitHasOneCasePerBlockAndFailures() throws {
+        let file = try writeFile("""
+            #Playground("good") {
+                print("fine")
+            }
+
+            #Playground("bad") {
+                print(missingName)
+            }
+            """)
+        let run = try fmplay(["run", file, "--format", "junit"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stdout.contains("tests=\"2\" failures=\"1\""), run.stdout)
+        XCTAssertTrue(run.stdout.contains("<testcase name=\"good\""), run.stdout)
+        XCTAssertTrue(run.stdout.contains("<failure message="), run.stdout)
+    }
+
+    func testPipedTextIsPlainAndSecondRunIsCached() throws {
+        let cacheDirectory = NSTemporaryDirectory() + "fmplay-cli-shared-" + UUID().uuidString
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: cacheDirectory) }
+        let first = try fmplay(["run", "Examples/weather-tool.fmplay"], environment: ["XDG_CACHE_HOME": cacheDirectory])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertFalse(first.stdout.contains("\u{1B}["), "no escape codes when piped")
+        XCTAssertTrue(first.stdout.contains("tool getWeather("), first.stdout)
+        let second = try fmplay(["run", "Examples/weather-tool.fmplay"], environment: ["XDG_CACHE_HOME": cacheDirectory])
+        XCTAssertTrue(second.stdout.contains("(cached)"), second.stdout)
+        let uncached = try fmplay(["run", "Examples/weather-tool.fmplay", "--no-cache"], environment: ["XDG_CACHE_HOME": cacheDirectory])
+        XCTAssertFalse(uncached.stdout.contains("(cached)"), uncached.stdout)
+    }
+
+    func zeroTimings(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let object):
+            var result = JSONObject()
+            for (key, item) in object {
+                result[key] = ["duration", "timeToFirstToken", "tokensPerSecond"].contains(key) ? .int(0) : zeroTimings(item)
+            }
+            return .object(result)
+        case .array(let items): return .array(items.map(zeroTimings))
+        default: return value
+        }
+    }
+}

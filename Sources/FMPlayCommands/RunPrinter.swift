@@ -10,6 +10,8 @@ final class RunPrinter: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
     private var progressShown = false
+    /// When the current call's first snapshot arrived (for tokens per second).
+    private var progressStart: (line: Int, column: Int, iteration: Int, time: ContinuousClock.Instant)?
 
     init(format: RunCommand.Format, isTerminal: Bool) {
         self.format = format
@@ -44,8 +46,15 @@ final class RunPrinter: @unchecked Sendable {
         case (.text, .snapshot(_, let block, let result)):
             guard isTerminal else { return }
             let tokens = result.usage?.responseTokens ?? 0
-            let preview = result.text.replacingOccurrences(of: "\n", with: " ").suffix(50)
-            write("\r\u{1B}[K\u{1B}[2m… \(block): \(tokens) tokens · \(preview)\u{1B}[0m")
+            let now = ContinuousClock.now
+            if progressStart.map({ ($0.line, $0.column, $0.iteration) != (result.line, result.column, result.iteration) }) ?? true {
+                progressStart = (result.line, result.column, result.iteration, now)
+            }
+            let elapsed = progressStart.map { now - $0.time } ?? .zero
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let rate = seconds > 0.05 ? String(format: " · %.1f tok/s", Double(tokens) / seconds) : ""
+            let preview = result.text.replacingOccurrences(of: "\n", with: " ").suffix(40)
+            write("\r\u{1B}[K\u{1B}[2m… \(block) line \(result.line): \(tokens) tokens\(rate) · \(preview)\u{1B}[0m")
             progressShown = true
         case (.text, .result(_, _, let result)):
             clearProgress()

@@ -90,7 +90,7 @@ public struct FileResult: Sendable, Hashable {
 /// What the evaluator reports while it runs, for live display.
 public enum EvaluationEvent: Sendable {
     case blockStarted(path: String, block: String, line: Int)
-    /// A stream's value so far (`snapshots` counts them).
+    /// The value so far of a running `respond` or stream (`usage.responseTokens` is the tokens so far).
     case snapshot(path: String, block: String, result: EvaluationResult)
     case result(path: String, block: String, result: EvaluationResult)
     case blockFinished(path: String, block: BlockResult)

@@ -92,7 +92,13 @@ extension Interpreter {
             let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
             return .stream(StreamValue(stream: stream, typeName: typeName, schema: schema, site: callSite))
         }
-        let response = try await session.respond(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
+        // Run as a stream so clients see progress live; the result is the same Response.
+        let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
+        for try await snapshot in stream {
+            recorder.publishSnapshot(callSite, kind: .response, typeName: typeName, value: convert(snapshot.rawContent, schema: schema),
+                                     tokens: snapshot.tokenCount)
+        }
+        let response = try await stream.collect()
         let value = ResponseValue(content: convert(response.rawContent, schema: schema), rawContent: response.rawContent,
                                   entries: response.transcriptEntries, usage: response.usage)
         recorder.recordResponse(callSite, kind: .response, typeName: typeName, value: value, statistics: response.statistics,
@@ -107,7 +113,7 @@ extension Interpreter {
         for try await snapshot in stream.stream {
             count += 1
             let value = convert(snapshot.rawContent, schema: stream.schema)
-            recorder.publishSnapshot(stream.site, typeName: stream.typeName, value: value, tokens: snapshot.tokenCount)
+            recorder.publishSnapshot(stream.site, kind: .stream, typeName: stream.typeName, value: value, tokens: snapshot.tokenCount)
             let flow = try await withScope { () -> Flow in
                 try bind(loop.pattern, to: .snapshot(content: value, raw: snapshot.rawContent))
                 return try await execute(loop.body.statements)
@@ -125,7 +131,7 @@ extension Interpreter {
         var count = 0
         for try await snapshot in stream.stream {
             count += 1
-            recorder.publishSnapshot(stream.site, typeName: stream.typeName, value: convert(snapshot.rawContent, schema: stream.schema),
+            recorder.publishSnapshot(stream.site, kind: .stream, typeName: stream.typeName, value: convert(snapshot.rawContent, schema: stream.schema),
                                      tokens: snapshot.tokenCount)
         }
         let response = try await stream.stream.collect()

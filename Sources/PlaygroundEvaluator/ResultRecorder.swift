@@ -42,8 +42,8 @@ final class ResultRecorder: @unchecked Sendable {
                                 iteration: iteration(site, consume: true), content: content, text: text))
     }
 
-    func publishSnapshot(_ site: CallSite, typeName: String?, value: Value, tokens: Int) {
-        let result = EvaluationResult(kind: .stream, line: site.line, column: site.column, endLine: site.endLine,
+    func publishSnapshot(_ site: CallSite, kind: EvaluationResult.Kind, typeName: String?, value: Value, tokens: Int) {
+        let result = EvaluationResult(kind: kind, line: site.line, column: site.column, endLine: site.endLine,
                                       endColumn: site.endColumn, iteration: iteration(site, consume: false), typeName: typeName,
                                       content: value.jsonValue, text: value.description,
                                       usage: Usage(responseTokens: tokens))

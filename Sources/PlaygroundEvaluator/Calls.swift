@@ -69,6 +69,10 @@ extension Interpreter {
             }
             if let first = args.unlabelled.first { return .content(first.generatedContent) }
             return .content(GeneratedContent(kind: .null))
+        case "DynamicGenerationSchema":
+            return try makeDynamicSchema(try await arguments(e.arguments), e)
+        case "GenerationSchema":
+            return try makeGenerationSchema(try await arguments(e.arguments), e)
         case "ToolOutput":
             let args = try await arguments(e.arguments)
             return args.unlabelled.first ?? .null
@@ -184,6 +188,8 @@ extension Interpreter {
     func implicitCall(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value {
         let args = try await arguments(e.arguments)
         switch name {
+        case "init" where args.value("referenceTo") != nil || args.value("arrayOf") != nil || args.value("type") != nil:
+            return try makeDynamicSchema(args, e)
         case "random":
             let seed: UInt64? = args.value("seed").flatMap { $0.number }.map { UInt64(max(0, $0)) }
             if let top = args.value("top")?.number { return .samplingMode(.random(top: Int(top), seed: seed)) }
@@ -207,12 +213,20 @@ extension Interpreter {
         case .stream(let stream):
             if name == "collect" { return try await collect(stream) }
         case .type(let typeName):
+            if typeName == "DynamicGenerationSchema", name == "Property" { return try makeDynamicProperty(try await arguments(e.arguments), e) }
             if typeName.hasSuffix("SamplingMode") || typeName == "GenerationOptions" { return try await implicitCall(name, e) }
             if let type = context.file.resolveType(typeName, in: nil), type.kind == .enum {
                 let args = try await arguments(e.arguments)
                 return .enumCase(type: type.qualifiedName, name: name, payload: args.items.map { ($0.label, $0.value) })
             }
             if let type = context.file.resolveType(name, in: typeName) { return try await construct(type, e) }
+        case .structure(let type, let fields) where name == "value":
+            let args = try await arguments(e.arguments)
+            guard let property = args.value("forProperty")?.stringValue else { return base }
+            guard let field = fields.first(where: { $0.name == property }) else {
+                throw ThrownValue(value: .string("\(type) has no property '\(property)'"))
+            }
+            return field.value
         case .content(let c):
             if name == "value" {
                 let args = try await arguments(e.arguments)

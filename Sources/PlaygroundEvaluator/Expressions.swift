@@ -130,7 +130,7 @@ extension Interpreter {
     static let knownTypes: Set<String> = [
         "SystemLanguageModel", "LanguageModelSession", "GenerationOptions", "Instructions", "Prompt", "GeneratedContent",
         "String", "Int", "Double", "Float", "Bool", "Array", "Dictionary", "PrivateCloudComputeLanguageModel", "ToolOutput",
-        "Transcript", "GenerationError", "LanguageModelError",
+        "Transcript", "GenerationError", "LanguageModelError", "DynamicGenerationSchema", "GenerationSchema",
     ]
 
     func subscriptValue(_ e: SubscriptCallExprSyntax) async throws -> Value {

@@ -37,6 +37,8 @@ indirect enum Value: @unchecked Sendable {
     case error(ErrorValue)
     case range(lower: Int, upper: Int)
     case schema(GenerationSchema)
+    case dynamicSchema(DynamicSchema)
+    case dynamicProperty(Property, [Definition])
     /// A tuple (loop patterns over dictionaries and `enumerated()`).
     case tuple([(label: String?, value: Value)])
 
@@ -117,6 +119,8 @@ extension Value {
         case .error(let e): return "\(e.error)"
         case .range(let lower, let upper): return "\(lower)..<\(upper)"
         case .schema(let schema): return "GenerationSchema(\(schema.typeName))"
+        case .dynamicSchema: return "DynamicGenerationSchema"
+        case .dynamicProperty(let property, _): return "DynamicGenerationSchema.Property(\(property.name))"
         case .tuple(let items):
             return "(" + items.map { ($0.label.map { "\($0): " } ?? "") + $0.value.debugDescription }.joined(separator: ", ") + ")"
         }

@@ -207,4 +207,35 @@ final class ModelCallTests: XCTestCase {
         guard case .instructions(let instructions) = request.transcript[0] else { return XCTFail() }
         XCTAssertEqual(instructions.segments.first?.text, SystemLanguageModel.contentTaggingInstructions)
     }
+
+    func testDynamicSchemas() async {
+        let result = await evaluate("""
+            #Playground {
+                let answer = DynamicGenerationSchema(name: "Answer", properties: [
+                    DynamicGenerationSchema.Property(name: "text", schema: DynamicGenerationSchema(type: String.self)),
+                ])
+                let riddle = DynamicGenerationSchema(name: "Riddle", properties: [
+                    DynamicGenerationSchema.Property(name: "question", schema: DynamicGenerationSchema(type: String.self)),
+                    DynamicGenerationSchema.Property(
+                        name: "answers", schema: DynamicGenerationSchema(arrayOf: .init(referenceTo: "Answer"), minimumElements: 3)),
+                ])
+                let schema = try GenerationSchema(root: riddle, dependencies: [answer])
+                let session = LanguageModelSession()
+                let response = try await session.respond(to: "A riddle about the moon", schema: schema)
+                let question = try response.content.value(String.self, forProperty: "question")
+                print(question)
+                do {
+                    _ = try GenerationSchema(root: riddle, dependencies: [])
+                } catch {
+                    print(error)
+                }
+            }
+            """)
+        XCTAssertEqual(prints(result), [
+            "a riddle", "GenerationSchema.SchemaError.undefinedReferences: Answer are not defined; pass them in dependencies:",
+        ])
+        let call = result.blocks[0].results[0]
+        XCTAssertEqual(call.typeName, "Riddle")
+        XCTAssertEqual(call.content["answers"]?.arrayValue?.count, 3)
+    }
 }

@@ -126,8 +126,12 @@ extension Interpreter {
                 }
             case .stmt(let stmt):
                 if let loop = stmt.as(ForStmtSyntax.self) {
-                    let sequence = try await evaluate(loop.sequence)
-                    guard case .array(let elements) = sequence else { throw error("a builder loop needs an array", loop.sequence) }
+                    let elements: [Value]
+                    switch try await evaluate(loop.sequence) {
+                    case .array(let items): elements = items
+                    case .range(let lower, let upper) where upper - lower <= 10_000: elements = (lower..<max(lower, upper)).map(Value.int)
+                    default: throw error("a builder loop needs an array or a range of at most 10000 numbers", loop.sequence)
+                    }
                     for element in elements {
                         parts += try await withScope { () -> [String] in
                             try bind(loop.pattern, to: element)

@@ -172,10 +172,22 @@ final class Interpreter: @unchecked Sendable {
         if case .stream(let stream) = sequence {
             return try await iterate(stream, loop)
         }
+        if case .range(let lower, let upper) = sequence {
+            // Ranges are walked lazily: `0..<1_000_000_000` must not allocate.
+            var index = lower
+            while index < upper {
+                let flow = try await iteration(loop, .int(index))
+                switch flow {
+                case .breakLoop: return .normal
+                case .returned: return flow
+                default: index += 1
+                }
+            }
+            return .normal
+        }
         let elements: [Value]
         switch sequence {
         case .array(let a): elements = a
-        case .range(let lower, let upper): elements = lower < upper ? (lower..<upper).map(Value.int) : []
         case .dictionary(let pairs): elements = pairs.map { .tuple([(label: "key", value: $0.key), (label: "value", value: $0.value)]) }
         case .string(let s): elements = s.map { .string(String($0)) }
         case .transcript(let t): elements = t.map(Value.transcriptEntry)
@@ -183,12 +195,7 @@ final class Interpreter: @unchecked Sendable {
         default: throw error("cannot iterate over \(sequence.description.prefix(40))", loop.sequence)
         }
         for element in elements {
-            try Task.checkCancellation()
-            let flow = try await withScope { () -> Flow in
-                try bind(loop.pattern, to: element)
-                if let whereClause = loop.whereClause, !(try await truth(whereClause.condition)) { return .normal }
-                return try await execute(loop.body.statements)
-            }
+            let flow = try await iteration(loop, element)
             switch flow {
             case .breakLoop: return .normal
             case .returned: return flow
@@ -196,6 +203,16 @@ final class Interpreter: @unchecked Sendable {
             }
         }
         return .normal
+    }
+
+    /// One pass of a `for` body with the loop variable bound.
+    func iteration(_ loop: ForStmtSyntax, _ element: Value) async throws -> Flow {
+        try Task.checkCancellation()
+        return try await withScope { () -> Flow in
+            try bind(loop.pattern, to: element)
+            if let whereClause = loop.whereClause, !(try await truth(whereClause.condition)) { return .normal }
+            return try await execute(loop.body.statements)
+        }
     }
 
     func bind(_ pattern: PatternSyntax, to value: Value) throws {

@@ -15,7 +15,7 @@ import Schema
 ///   outputs it was given.
 /// A token is one whitespace-separated word or punctuation run; prompts
 /// longer than `contextSize` tokens throw `exceededContextWindowSize`; text
-/// streams one token per `.text` event.
+/// streams one token per `.text` event, after `tokenDelay`.
 public struct ScriptedLanguageModel: LanguageModel {
     public enum Reply: Sendable, Hashable {
         case text(String)
@@ -26,12 +26,15 @@ public struct ScriptedLanguageModel: LanguageModel {
     public let name: String
     public let contextSize: Int
     public let availability: SystemLanguageModel.Availability
+    /// A pause before each streamed token, to simulate generation speed.
+    public let tokenDelay: Duration
     private let script: Locked<[Reply]>?
     private let requests = Locked<[GenerationRequest]>([])
 
     public init(name: String = "scripted", contextSize: Int = 4096, availability: SystemLanguageModel.Availability = .available,
-                script: [Reply]? = nil) {
+                tokenDelay: Duration = .zero, script: [Reply]? = nil) {
         self.name = name
+        self.tokenDelay = tokenDelay
         self.contextSize = contextSize
         self.availability = availability
         self.script = script.map { Locked($0) }
@@ -72,6 +75,7 @@ public struct ScriptedLanguageModel: LanguageModel {
                         pieces = Array(pieces.prefix(max(limit, 0)))
                     }
                     for piece in pieces {
+                        if tokenDelay > .zero { try await Task.sleep(for: tokenDelay) }
                         try Task.checkCancellation()
                         continuation.yield(.text(piece, tokenCount: 1))
                         responseTokens += 1

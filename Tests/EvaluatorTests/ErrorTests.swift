@@ -36,7 +36,7 @@ final class ErrorTests: XCTestCase {
                     }
                 }
             }
-            """, model: PacedModel(words: 50))
+            """, model: ScriptedLanguageModel(tokenDelay: .milliseconds(20)))
         XCTAssertEqual(prints(result), ["busy"])
     }
 
@@ -110,7 +110,7 @@ final class ErrorTests: XCTestCase {
                 let session = LanguageModelSession()
                 _ = try await session.respond(to: "hang")
             }
-            """, model: PacedModel(words: nil), timeout: 0.2)
+            """, model: ScriptedLanguageModel(tokenDelay: .seconds(60)), timeout: 0.2)
         XCTAssertEqual(result.blocks[0].status, .error)
         XCTAssertEqual(result.blocks[0].results.map(\.kind), [.print, .error])
         XCTAssertEqual(result.blocks[0].results.last?.text, "timed out after 0.2 s")

@@ -71,30 +71,3 @@ func normalizedTimings(_ value: JSONValue) -> JSONValue {
     default: return value
     }
 }
-
-/// A model that streams one word every 20 ms, `words` of them, or none and
-/// never finishes when `words` is nil (so a consumer sees it responding, and
-/// timeouts can be tested).
-struct PacedModel: LanguageModel {
-    var words: Int?
-    var name: String { "paced" }
-    var identity: String { "paced" }
-    var contextSize: Int { 4096 }
-    var availability: SystemLanguageModel.Availability { .available }
-    func generate(_ request: GenerationRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<LanguageModelEvent, any Error>.makeStream()
-        let task = Task {
-            var word = 0
-            while !Task.isCancelled, words.map({ word < $0 }) ?? true {
-                if words != nil { continuation.yield(.text("w\(word) ", tokenCount: 1)) }
-                word += 1
-                try? await Task.sleep(nanoseconds: 20_000_000)
-            }
-            guard !Task.isCancelled else { return continuation.finish(throwing: CancellationError()) }
-            continuation.yield(.finished(GenerationStatistics(usage: Usage(responseTokens: word))))
-            continuation.finish()
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
-    }
-}

@@ -148,7 +148,7 @@ final class SessionTests: XCTestCase {
     }
 
     func testConcurrentRequestsWhileResponding() async throws {
-        let session = LanguageModelSession(model: ScriptedLanguageModel())
+        let session = LanguageModelSession(model: ScriptedLanguageModel(tokenDelay: .milliseconds(20)))
         let stream = session.streamResponse(to: "Tell me a long story about the sea")
         var sawError = false
         for try await _ in stream where !sawError {
@@ -196,7 +196,7 @@ final class SessionTests: XCTestCase {
     }
 
     func testCancellingStreamStopsRequest() async throws {
-        let session = LanguageModelSession(model: ScriptedLanguageModel())
+        let session = LanguageModelSession(model: ScriptedLanguageModel(tokenDelay: .milliseconds(5)))
         let task = Task {
             var count = 0
             for try await _ in session.streamResponse(to: Prompt(String(repeating: "word ", count: 500))) {

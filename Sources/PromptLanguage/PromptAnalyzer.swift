@@ -23,10 +23,14 @@ public enum PromptAnalyzer {
 
     public static func analyze(_ text: String) -> PromptAnalysis {
         let source = SourceText(text)
-        let tree = source.bytes.withUnsafeBufferPointer { buffer in
+        let (parseable, firstOverflow) = NestingGuard.neutralize(source.bytes)
+        let tree = parseable.withUnsafeBufferPointer { buffer in
             Parser.parse(source: buffer, maximumNestingLevel: maximumNestingLevel)
         }
-        var diagnostics = syntaxDiagnostics(tree, source: source)
+        var diagnostics = syntaxDiagnostics(tree, source: source, reportedNesting: firstOverflow != nil)
+        if let firstOverflow {
+            diagnostics.append(nestingDiagnostic(at: firstOverflow, source: source))
+        }
 
         var builder = ModelBuilder(source: source)
         builder.build(tree)
@@ -46,10 +50,16 @@ public enum PromptAnalyzer {
         return PromptAnalysis(file: file, diagnostics: diagnostics)
     }
 
-    private static func syntaxDiagnostics(_ tree: SourceFileSyntax, source: SourceText) -> [Diagnostic] {
+    private static func nestingDiagnostic(at offset: Int, source: SourceText) -> Diagnostic {
+        Diagnostic(
+            .nestingTooDeep, at: source.range(offset..<offset + 1),
+            "brackets nest too deeply here (more than \(NestingGuard.maximumBracketDepth) levels, or more than \(NestingGuard.maximumSquareBracketRun) '[' in a row); the nested code is not analysed. Flatten the nesting (split it into named constants or types)")
+    }
+
+    private static func syntaxDiagnostics(_ tree: SourceFileSyntax, source: SourceText, reportedNesting: Bool) -> [Diagnostic] {
         guard tree.hasError || tree.hasWarning else { return [] }
         var result: [Diagnostic] = []
-        var reportedNesting = false
+        var reportedNesting = reportedNesting
         for diagnostic in ParseDiagnosticsGenerator.diagnostics(for: tree) {
             let start = diagnostic.position.utf8Offset
             let end = max(start, diagnostic.node.endPositionBeforeTrailingTrivia.utf8Offset)

@@ -52,6 +52,7 @@ struct SchemaChecks {
                     fixIts: fixIts))
                 continue
             }
+            if declared.text.isEmpty { continue }  // a syntax error, reported by the parser
             diagnostics += checkType(declared, scope: type.qualifiedName, owner: "property '\(property.name)'")
             if let base = baseSchemaType(declared, scope: type.qualifiedName) {
                 diagnostics += checkGuides(property.guides, on: base)

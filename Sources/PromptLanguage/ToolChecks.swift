@@ -50,8 +50,7 @@ struct ToolChecks {
         guard let range = tool.descriptionDeclarationRange else {
             return [Diagnostic(
                 .toolDescriptionMissing, at: type.nameRange,
-                "tool '\(type.name)' has no 'description'; the model decides when to call a tool from its description. Add let description = \"...\" saying what it does",
-                fixIts: insertMember(in: type, "let description = \"\"").map { [FixIt(title: "add a description", edits: [$0])] } ?? [])]
+                "tool '\(type.name)' has no 'description'; the model decides when to call a tool from its description. Add let description = \"...\" saying what it does")]
         }
         if let description = tool.description, description.trimmingWhitespace.isEmpty {
             return [Diagnostic(.toolDescriptionMissing, at: range, "tool '\(type.name)' has an empty description; say what the tool does and when to use it")]

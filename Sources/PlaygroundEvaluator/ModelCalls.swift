@@ -90,7 +90,7 @@ extension Interpreter {
 
         if method == "streamResponse" {
             let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
-            return .stream(StreamValue(stream: stream, typeName: typeName, schema: schema, site: callSite))
+            return .stream(StreamValue(stream: stream, typeName: typeName, schema: schema, site: callSite, session: session))
         }
         // Run as a stream so clients see progress live; the result is the same Response.
         let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
@@ -144,7 +144,7 @@ extension Interpreter {
         let value = ResponseValue(content: convert(response.rawContent, schema: stream.schema), rawContent: response.rawContent,
                                   entries: response.transcriptEntries, usage: response.usage)
         recorder.recordResponse(stream.site, kind: .stream, typeName: stream.typeName, value: value, statistics: response.statistics,
-                                toolCalls: response.toolCalls, snapshots: snapshots, transcript: nil)
+                                toolCalls: response.toolCalls, snapshots: snapshots, transcript: stream.session.transcript)
         return value
     }
 

@@ -59,9 +59,12 @@ final class StreamValue: @unchecked Sendable {
     let typeName: String?
     let schema: GenerationSchema?
     let site: CallSite
-    var recorded = false
-    init(stream: ResponseStream<GeneratedContent>, typeName: String?, schema: GenerationSchema?, site: CallSite) {
+    /// The session that answers, for the transcript recorded with the result.
+    let session: LanguageModelSession
+    init(stream: ResponseStream<GeneratedContent>, typeName: String?, schema: GenerationSchema?, site: CallSite,
+         session: LanguageModelSession) {
         self.stream = stream
+        self.session = session
         self.typeName = typeName
         self.schema = schema
         self.site = site

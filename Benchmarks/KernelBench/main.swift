@@ -1,0 +1,101 @@
+// Kernel microbenchmark: GB/s and GFLOP/s of the matrix products at the
+// shapes of SmolLM2-135M (Q4_1 layers, Q8_0 output), plus a per-token
+// estimate for the whole model's matrix products. Built and run by
+// Benchmarks/kernels.sh (the Kernels sources compiled into one module with
+// the package's flags), never in CI.
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// With one thread the benchmark times the thread's CPU time, which does not
+/// count the time other processes on this shared machine take from it.
+var clock = CLOCK_MONOTONIC
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(clock, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+struct Shape { let name: String; let rows: Int; let columns: Int; let format: QuantFormat; let perLayer: Int }
+
+let arguments = CommandLine.arguments.dropFirst()
+func option(_ name: String, _ fallback: Int) -> Int {
+    if let i = arguments.firstIndex(of: name), arguments.index(after: i) < arguments.endIndex, let v = Int(arguments[arguments.index(after: i)]) { return v }
+    return fallback
+}
+let threadCounts = arguments.contains("--threads") ? [option("--threads", 2)] : [1, 2]
+let promptTokens = option("--tokens", 512)
+let minimumSeconds = 1.0
+let layerFormat = arguments.contains("--q8") ? QuantFormat.q8_0 : (arguments.contains("--q4k") ? QuantFormat.q4_K : QuantFormat.q4_1)
+
+let shapes = [
+    Shape(name: "attn_q/attn_output", rows: 576, columns: 576, format: layerFormat, perLayer: 2),
+    Shape(name: "attn_k/attn_v", rows: 192, columns: 576, format: layerFormat, perLayer: 2),
+    Shape(name: "ffn_gate/ffn_up", rows: 1536, columns: 576, format: layerFormat, perLayer: 2),
+    Shape(name: "ffn_down", rows: 576, columns: 1536, format: layerFormat, perLayer: 1),
+    Shape(name: "output (token_embd)", rows: 49152, columns: 576, format: .q8_0, perLayer: 0),
+]
+let layers = 30
+
+var seed: UInt64 = 42
+func nextRandom() -> Float {
+    seed = seed &* 6364136223846793005 &+ 1442695040888963407
+    return Float(Int64(bitPattern: seed >> 11) % 2_000_001 - 1_000_000) / 1_000_000
+}
+
+/// Seconds per call of `body`: the fastest of many calls. The machine is
+/// shared and noisy, so the minimum is the stable figure (it is what the code
+/// can do when it has the cores); the median is printed for the noise.
+var lastMedian = 0.0
+func measure(_ body: () -> Void) -> Double {
+    body()
+    var times: [Double] = []
+    let start = now()
+    while times.count < 5 || (now() - start < minimumSeconds && times.count < 2000) {
+        let t0 = now()
+        body()
+        times.append(now() - t0)
+    }
+    times.sort()
+    lastMedian = times[times.count / 2]
+    return times[0]
+}
+
+print("Kernel benchmark (layers \(layerFormat), output Q8_0); prompt batch \(promptTokens) tokens")
+for threads in threadCounts {
+    let context = KernelContext(threads: threads)
+    clock = threads == 1 ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC
+    print("\nthreads \(threads) (\(threads == 1 ? "thread CPU time" : "wall time"), fastest call)")
+    print("shape".padding(toLength: 22, withPad: " ", startingAt: 0), "fmt ", "   matvec µs   GB/s  GFLOP/s", "   matmul ms GFLOP/s")
+    var tokenSeconds = 0.0, promptSeconds = 0.0
+    for shape in shapes {
+        let values = (0..<(shape.rows * shape.columns)).map { _ in nextRandom() }
+        let rowBytes = shape.format.rowBytes(columns: shape.columns)
+        let weights = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * shape.rows, alignment: 64)
+        values.withUnsafeBufferPointer { v in
+            for r in 0..<shape.rows { Quantize.row(shape.format, from: v.baseAddress! + r * shape.columns, to: weights + r * rowBytes, count: shape.columns) }
+        }
+        let view = MatrixView(format: shape.format, rows: shape.rows, columns: shape.columns, base: weights)
+        let batch = shape.perLayer > 0 ? promptTokens : 1
+        let x = (0..<(batch * shape.columns)).map { _ in nextRandom() }
+        var y = [Float](repeating: 0, count: batch * shape.rows)
+        let vecSeconds = measure { context.matvec(view, input: x, output: &y) }
+        let flopPerToken = 2.0 * Double(shape.rows * shape.columns)
+        var line = shape.name.padding(toLength: 22, withPad: " ", startingAt: 0) + " " + shape.format.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)
+        line += String(format: "%10.1f %7.1f %8.1f", vecSeconds * 1e6, Double(rowBytes * shape.rows) / vecSeconds / 1e9, flopPerToken / vecSeconds / 1e9)
+        if shape.perLayer > 0 {
+            let matSeconds = measure { context.matmul(view, input: x, tokens: batch, output: &y) }
+            line += String(format: "%12.2f %7.1f", matSeconds * 1e3, flopPerToken * Double(batch) / matSeconds / 1e9)
+            tokenSeconds += vecSeconds * Double(shape.perLayer * layers)
+            promptSeconds += matSeconds * Double(shape.perLayer * layers)
+        } else {
+            tokenSeconds += vecSeconds
+            promptSeconds += vecSeconds   // logits only for the last prompt token
+        }
+        print(line)
+        weights.deallocate()
+    }
+    print(String(format: "model matrix products only: tg %.0f tok/s, pp%d %.0f tok/s (llama.cpp whole model at 2 threads: tg128 147, pp512 385)",
+                 1 / tokenSeconds, promptTokens, Double(promptTokens) / promptSeconds))
+}

@@ -15,6 +15,8 @@ public final class KernelContext: @unchecked Sendable {
     public let pool: ThreadPool
     private var scratch: UnsafeMutableRawPointer?
     private var scratchBytes = 0
+    private var scratch2: UnsafeMutableRawPointer?
+    private var scratch2Bytes = 0
 
     public init(pool: ThreadPool) {
         self.pool = pool
@@ -24,16 +26,28 @@ public final class KernelContext: @unchecked Sendable {
         self.init(pool: ThreadPool(threadCount: threads))
     }
 
-    deinit { scratch?.deallocate() }
+    deinit {
+        scratch?.deallocate()
+        scratch2?.deallocate()
+    }
 
     /// Scratch memory of at least `bytes` bytes, valid until the next call.
-    public func scratchBuffer(bytes: Int) -> UnsafeMutableRawPointer {
+    private func scratchBuffer(bytes: Int) -> UnsafeMutableRawPointer {
         if bytes > scratchBytes || scratch == nil {
             scratch?.deallocate()
             scratchBytes = max(bytes, 64)
             scratch = .allocate(byteCount: scratchBytes, alignment: 64)
         }
         return scratch!
+    }
+
+    private func scratchBuffer2(bytes: Int) -> UnsafeMutableRawPointer {
+        if bytes > scratch2Bytes || scratch2 == nil {
+            scratch2?.deallocate()
+            scratch2Bytes = max(bytes, 64)
+            scratch2 = .allocate(byteCount: scratch2Bytes, alignment: 64)
+        }
+        return scratch2!
     }
 
     /// `output[t * outputStride + r] = dot(weights.row(r), input[t * inputStride ..< + columns])`.
@@ -54,16 +68,34 @@ public final class KernelContext: @unchecked Sendable {
                 }
             }
             if tokens >= 4 { pool.parallelFor(tokens, grain: 1, quantizeRows) } else { quantizeRows(0..<tokens) }
-            let kernel = QuantizedDot.kernel(for: weights.format)
             let blocks = columns / 32
+            let groups = tokens / 8
+            let groupBytes = TiledKernels.TokenGroup.bytes(blocks: blocks)
+            let packed = scratchBuffer2(bytes: groupBytes * groups)
             let quantized = UnsafeRawPointer(activations)
-            pool.parallelFor(rows, grain: grain) { range in
-                for r in range {
-                    let w = weights.row(r)
-                    for t in 0..<tokens {
-                        output[t * outStride + r] = kernel(w, QuantizedRow(quantized + t * rowBytes, columns: columns), blocks)
+            if groups > 0 {
+                pool.parallelFor(groups, grain: 1) { range in
+                    for g in range {
+                        TiledKernels.TokenGroup.pack(rows: quantized + 8 * g * rowBytes, rowBytes: rowBytes, blocks: blocks,
+                                                     into: packed + g * groupBytes)
                     }
                 }
+            }
+            let y = output
+            func run<W: WeightBlocks>(_ w: W.Type) {
+                TiledKernels.matmul(w, weights, activations: quantized, rowBytes: rowBytes, groups: UnsafeRawPointer(packed),
+                                    tokens: tokens, output: y, outputStride: outStride, pool: pool)
+            }
+            switch weights.format {
+            case .q8_0: run(Q8_0Blocks.self)
+            case .q4_0: run(Q4_0Blocks.self)
+            case .q4_1: run(Q4_1Blocks.self)
+            case .q5_0: run(Q5_0Blocks.self)
+            case .q5_1: run(Q5_1Blocks.self)
+            case .q4_K: run(Q4_KBlocks.self)
+            case .q5_K: run(Q5_KBlocks.self)
+            case .q6_K: run(Q6_KBlocks.self)
+            case .f32, .f16, .bf16: preconditionFailure("unreachable")
             }
         } else {
             let kernel: (UnsafeRawPointer, UnsafePointer<Float>, Int) -> Float

@@ -96,10 +96,132 @@ func expandBits(_ bits: UInt32) -> SIMD32<UInt8> {
                                                        2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3))
     let mask = SIMD32<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128,
                              1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
-    return SIMD32<UInt8>(repeating: 0).replacing(with: 0xFF, where: (spread & mask) .== mask)
+    return equalMask(bitAnd(spread, mask), mask)
+}
+
+// Byte-vector operations. The generic SIMD operators are lane loops that LLVM
+// usually, but not always, vectorises (inside the large tiled kernels it did
+// not), so the kernels use these, which map to single instructions on x86-64.
+
+#if arch(x86_64)
+@inline(__always) private func raw(_ v: SIMD32<UInt8>) -> Builtin.Vec32xInt8 { unsafeBitCast(v, to: Builtin.Vec32xInt8.self) }
+@inline(__always) private func bytes(_ v: Builtin.Vec32xInt8) -> SIMD32<UInt8> { unsafeBitCast(v, to: SIMD32<UInt8>.self) }
+@inline(__always) private func words(_ v: SIMD32<UInt8>) -> Builtin.Vec16xInt16 { unsafeBitCast(v, to: Builtin.Vec16xInt16.self) }
+@inline(__always) private func splatWords(_ n: Int) -> Builtin.Vec16xInt16 {
+    unsafeBitCast(SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: n)), to: Builtin.Vec16xInt16.self)
+}
+#endif
+
+@inline(__always)
+func bitAnd(_ a: SIMD32<UInt8>, _ b: SIMD32<UInt8>) -> SIMD32<UInt8> {
+    #if arch(x86_64)
+    return bytes(Builtin.and_Vec32xInt8(raw(a), raw(b)))
+    #else
+    return a & b
+    #endif
+}
+
+@inline(__always)
+func bitOr(_ a: SIMD32<UInt8>, _ b: SIMD32<UInt8>) -> SIMD32<UInt8> {
+    #if arch(x86_64)
+    return bytes(Builtin.or_Vec32xInt8(raw(a), raw(b)))
+    #else
+    return a | b
+    #endif
+}
+
+/// Lane-wise `a &- b`.
+@inline(__always)
+func wrappingSubtract(_ a: SIMD32<UInt8>, _ b: SIMD32<UInt8>) -> SIMD32<UInt8> {
+    #if arch(x86_64)
+    return bytes(Builtin.sub_Vec32xInt8(raw(a), raw(b)))
+    #else
+    return a &- b
+    #endif
+}
+
+/// Each byte shifted right by `n` (0...7), zeros shifted in.
+@inline(__always)
+func shiftRight(_ v: SIMD32<UInt8>, _ n: Int) -> SIMD32<UInt8> {
+    #if arch(x86_64)
+    let shifted = unsafeBitCast(Builtin.lshr_Vec16xInt16(words(v), splatWords(n)), to: SIMD32<UInt8>.self)
+    return bitAnd(shifted, SIMD32(repeating: UInt8(truncatingIfNeeded: 0xFF >> n)))
+    #else
+    return v &>> UInt8(n)
+    #endif
+}
+
+/// Each byte shifted left by `n` (0...7).
+@inline(__always)
+func shiftLeft(_ v: SIMD32<UInt8>, _ n: Int) -> SIMD32<UInt8> {
+    #if arch(x86_64)
+    let shifted = unsafeBitCast(Builtin.shl_Vec16xInt16(words(v), splatWords(n)), to: SIMD32<UInt8>.self)
+    return bitAnd(shifted, SIMD32(repeating: UInt8(truncatingIfNeeded: 0xFF << n)))
+    #else
+    return v &<< UInt8(n)
+    #endif
+}
+
+/// 0xFF where `a[i] == b[i]`, else 0.
+@inline(__always)
+func equalMask(_ a: SIMD32<UInt8>, _ b: SIMD32<UInt8>) -> SIMD32<UInt8> {
+    #if arch(x86_64)
+    return bytes(Builtin.sext_Vec32xInt1_Vec32xInt8(Builtin.cmp_eq_Vec32xInt8(raw(a), raw(b))))
+    #else
+    return SIMD32<UInt8>(repeating: 0).replacing(with: 0xFF, where: a .== b)
+    #endif
+}
+
+/// The 32 4-bit codes packed in 16 bytes, ggml order: the low nibbles are
+/// elements 0..<16, the high nibbles elements 16..<32.
+@inline(__always)
+func unpackNibbles(_ q: SIMD16<UInt8>) -> SIMD32<UInt8> {
+    let both = concatenate(q, q, as: SIMD32<UInt8>.self)
+    #if arch(x86_64)
+    let shifted = Builtin.lshr_Vec8xInt32(unsafeBitCast(both, to: Builtin.Vec8xInt32.self),
+                                         unsafeBitCast(SIMD8<UInt32>(0, 0, 0, 0, 4, 4, 4, 4), to: Builtin.Vec8xInt32.self))
+    return bitAnd(unsafeBitCast(shifted, to: SIMD32<UInt8>.self), SIMD32(repeating: 0x0F))
+    #else
+    return SIMD32<UInt8>(lowHalf: q & 0x0F, highHalf: q &>> 4)
+    #endif
+}
+
+/// `low` followed by `high`.
+@inline(__always)
+func concatenate<V: SIMD, W: SIMD>(_ low: V, _ high: V, as: W.Type) -> W {
+    var pair = (low, high)
+    return withUnsafeBytes(of: &pair) { $0.loadUnaligned(as: W.self) }
 }
 
 @inline(__always)
 func loadHalf(_ p: UnsafeRawPointer, _ offset: Int = 0) -> Float {
     Float(p.loadUnaligned(fromByteOffset: offset, as: Float16.self))
+}
+
+/// Adjacent pairs summed within each 128-bit half: [a0+a1, a2+a3, b0+b1, b2+b3 | a4+a5, ...] (x86 `vphaddd`).
+@inline(__always)
+func horizontalAddPairs(_ a: SIMD8<Int32>, _ b: SIMD8<Int32>) -> SIMD8<Int32> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.int_x86_avx2_phadd_d(
+        unsafeBitCast(a, to: Builtin.Vec8xInt32.self),
+        unsafeBitCast(b, to: Builtin.Vec8xInt32.self)), to: SIMD8<Int32>.self)
+    #else
+    return SIMD8<Int32>(a[0] &+ a[1], a[2] &+ a[3], b[0] &+ b[1], b[2] &+ b[3],
+                        a[4] &+ a[5], a[6] &+ a[7], b[4] &+ b[5], b[6] &+ b[7])
+    #endif
+}
+
+/// Lane i of the result is the sum of the eight lanes of `v.i` (exact, wrapping).
+@inline(__always)
+func sumLanes(_ v0: SIMD8<Int32>, _ v1: SIMD8<Int32>, _ v2: SIMD8<Int32>, _ v3: SIMD8<Int32>,
+              _ v4: SIMD8<Int32>, _ v5: SIMD8<Int32>, _ v6: SIMD8<Int32>, _ v7: SIMD8<Int32>) -> SIMD8<Int32> {
+    // [v0 low-half sum, v1, v2, v3 | v0 high-half sum, v1, v2, v3]
+    let r0123 = horizontalAddPairs(horizontalAddPairs(v0, v1), horizontalAddPairs(v2, v3))
+    let r4567 = horizontalAddPairs(horizontalAddPairs(v4, v5), horizontalAddPairs(v6, v7))
+    var pair = (r0123, r4567)
+    return withUnsafeBytes(of: &pair) { p in
+        let low = concatenate(p.loadUnaligned(as: SIMD4<Int32>.self), p.loadUnaligned(fromByteOffset: 32, as: SIMD4<Int32>.self), as: SIMD8<Int32>.self)
+        let high = concatenate(p.loadUnaligned(fromByteOffset: 16, as: SIMD4<Int32>.self), p.loadUnaligned(fromByteOffset: 48, as: SIMD4<Int32>.self), as: SIMD8<Int32>.self)
+        return low &+ high
+    }
 }

@@ -52,12 +52,12 @@ public final class ThreadPool: @unchecked Sendable {
         condition = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
-        for index in 1..<self.threadCount {
-            let context = Unmanaged.passRetained(WorkerContext(pool: self, index: index)).toOpaque()
+        for _ in 1..<self.threadCount {
+            let context = Unmanaged.passRetained(WorkerContext(pool: self, firstGeneration: 0)).toOpaque()
             var thread = pthread_t()
             let status = pthread_create(&thread, nil, { raw in
                 let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
-                context.pool.workerLoop()
+                context.pool.workerLoop(firstGeneration: context.firstGeneration)
                 return nil
             }, context)
             precondition(status == 0, "ThreadPool: pthread_create failed with \(status)")
@@ -96,12 +96,14 @@ public final class ThreadPool: @unchecked Sendable {
         withoutActuallyEscaping(body) { escapable in
             var job: Body = escapable
             withUnsafeMutablePointer(to: &job) { jobPointer in
-                itemCount.store(count, ordering: .relaxed)
-                chunkSize.store(size, ordering: .relaxed)
-                chunkCount.store(chunks, ordering: .relaxed)
-                completedChunks.store(0, ordering: .relaxed)
-                bodyAddress.store(Int(bitPattern: UnsafeMutableRawPointer(jobPointer)), ordering: .relaxed)
-                let generation = (cursor.load(ordering: .relaxed) >> 32) &+ 1
+                // Close the previous loop's chunks before changing the fields (see `runChunks`).
+                let generation = (cursor.load(ordering: .sequentiallyConsistent) >> 32) &+ 1
+                cursor.store(generation << 32 | ThreadPool.noChunks, ordering: .sequentiallyConsistent)
+                itemCount.store(count, ordering: .sequentiallyConsistent)
+                chunkSize.store(size, ordering: .sequentiallyConsistent)
+                chunkCount.store(chunks, ordering: .sequentiallyConsistent)
+                completedChunks.store(0, ordering: .sequentiallyConsistent)
+                bodyAddress.store(Int(bitPattern: UnsafeMutableRawPointer(jobPointer)), ordering: .sequentiallyConsistent)
                 cursor.store(generation << 32, ordering: .sequentiallyConsistent)
                 if sleepers.load(ordering: .sequentiallyConsistent) > 0 {
                     pthread_mutex_lock(mutex)
@@ -114,37 +116,43 @@ public final class ThreadPool: @unchecked Sendable {
                     waits += 1
                     if waits & 1023 == 0 { sched_yield() }
                 }
-                bodyAddress.store(0, ordering: .relaxed)
             }
         }
     }
 
+    /// Low half of `cursor` while a loop's fields are being written.
+    private static let noChunks = 0xFFFF_FFFF
+
     /// Claims and runs chunks of loop `generation` until none are left.
+    ///
+    /// The fields are read between a load of `cursor` that shows `generation`
+    /// and the compare-exchange that claims a chunk of it. A new loop stores
+    /// `noChunks` into `cursor` before it rewrites the fields, and every access
+    /// is sequentially consistent, so a successful claim proves the fields read
+    /// belonged to `generation`; and that loop cannot finish (and its body go
+    /// away) before the claimed chunk completes.
     private func runChunks(generation: Int) {
-        let address = bodyAddress.load(ordering: .relaxed)
-        let size = chunkSize.load(ordering: .relaxed)
-        let chunks = chunkCount.load(ordering: .relaxed)
-        let count = itemCount.load(ordering: .relaxed)
         while true {
-            var current = cursor.load(ordering: .acquiring)
-            var claimed = -1
-            while current >> 32 == generation && current & 0xFFFF_FFFF < chunks {
-                let (exchanged, original) = cursor.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
-                if exchanged { claimed = current & 0xFFFF_FFFF; break }
-                current = original
-            }
-            guard claimed >= 0, address != 0 else { return }
-            // The loop cannot finish before this claimed chunk completes, so the body is alive.
+            let current = cursor.load(ordering: .sequentiallyConsistent)
+            guard current >> 32 == generation else { return }
+            let next = current & 0xFFFF_FFFF
+            if next == ThreadPool.noChunks { continue }
+            let chunks = chunkCount.load(ordering: .sequentiallyConsistent)
+            guard next < chunks else { return }
+            let size = chunkSize.load(ordering: .sequentiallyConsistent)
+            let count = itemCount.load(ordering: .sequentiallyConsistent)
+            let address = bodyAddress.load(ordering: .sequentiallyConsistent)
+            guard cursor.compareExchange(expected: current, desired: current + 1, ordering: .sequentiallyConsistent).exchanged else { continue }
             let job = UnsafeMutablePointer<Body>(bitPattern: address)!
-            let start = claimed * size
+            let start = next * size
             job.pointee(start..<min(count, start + size))
             completedChunks.wrappingAdd(1, ordering: .releasing)
         }
     }
 
-    private func workerLoop() {
-        var seen = cursor.load(ordering: .acquiring) >> 32
-        while true {
+    private func workerLoop(firstGeneration: Int) {
+        var seen = firstGeneration
+        while !stopping.load(ordering: .acquiring) {
             var spins = 0
             var generation = cursor.load(ordering: .acquiring) >> 32
             while generation == seen {
@@ -152,7 +160,7 @@ public final class ThreadPool: @unchecked Sendable {
                 if spins >= ThreadPool.spinLimit {
                     sleepers.wrappingAdd(1, ordering: .sequentiallyConsistent)
                     pthread_mutex_lock(mutex)
-                    while cursor.load(ordering: .sequentiallyConsistent) >> 32 == seen {
+                    while cursor.load(ordering: .sequentiallyConsistent) >> 32 == seen && !stopping.load(ordering: .sequentiallyConsistent) {
                         pthread_cond_wait(condition, mutex)
                     }
                     pthread_mutex_unlock(mutex)
@@ -160,6 +168,7 @@ public final class ThreadPool: @unchecked Sendable {
                     spins = 0
                 }
                 generation = cursor.load(ordering: .acquiring) >> 32
+                if stopping.load(ordering: .relaxed) { return }
             }
             if stopping.load(ordering: .acquiring) { return }
             seen = generation
@@ -171,6 +180,6 @@ public final class ThreadPool: @unchecked Sendable {
 private final class WorkerContext {
     // Unowned: the pool's deinit joins its workers before its storage goes away.
     unowned(unsafe) let pool: ThreadPool
-    let index: Int
-    init(pool: ThreadPool, index: Int) { self.pool = pool; self.index = index }
+    let firstGeneration: Int
+    init(pool: ThreadPool, firstGeneration: Int) { self.pool = pool; self.firstGeneration = firstGeneration }
 }

@@ -126,6 +126,23 @@ final class KernelTests: XCTestCase {
         }
     }
 
+    /// Pools created and dropped at once (workers still starting) or after a few loops shut down
+    /// cleanly; a worker that misses the shutdown would hang `deinit`'s join.
+    func testThreadPoolsShutDownWhileWorkersStart() {
+        for i in 0..<40 {
+            let pool = ThreadPool(threadCount: 2 + i % 4)
+            var total = 0
+            for _ in 0..<(i % 3) {
+                let sums = UnsafeMutableBufferPointer<Int>.allocate(capacity: 64)
+                sums.initialize(repeating: 0)
+                pool.parallelFor(64) { range in for j in range { sums[j] = j } }
+                total += sums.reduce(0, +)
+                sums.deallocate()
+            }
+            XCTAssertEqual(total, (i % 3) * 2016)
+        }
+    }
+
     // MARK: - Independent per-element transcription of the ggml block formulas
 
     private func halfOffsets(_ format: QuantFormat) -> [Int] {

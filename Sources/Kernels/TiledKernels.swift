@@ -1,0 +1,118 @@
+/// The quantized matrix kernels: eight outputs at a time, either eight rows
+/// times one activation row (`rows8`, matrix-vector) or one row times eight
+/// activation rows (`tokens8`, matrix-matrix). Each block's eight integer dot
+/// products are reduced to one vector of eight exact sums, converted once and
+/// accumulated with one fused multiply-add.
+///
+/// Output `o` (one row, one token) is always
+/// `acc(o) + off(o)` with, over blocks `b` in order,
+/// `acc = fma(scale_w(b) * d_x(b), Float(isum(b)), acc)` and
+/// `off = fma(offset_w(b), s_x(b), off)`, whichever kernel computes it, so the
+/// two kernels agree bit for bit.
+enum TiledKernels {
+    /// Activation rows of eight tokens interleaved per block: for block `b`, the
+    /// eight tokens' 32 codes (256 bytes); after all blocks, the scales `[b][t]`, then the sums `[b][t]`.
+    struct TokenGroup {
+        let codes: UnsafePointer<Int8>
+        let scales: UnsafePointer<Float>
+        let sums: UnsafePointer<Float>
+
+        init(_ base: UnsafeRawPointer, blocks: Int) {
+            codes = base.assumingMemoryBound(to: Int8.self)
+            scales = (base + 256 * blocks).assumingMemoryBound(to: Float.self)
+            sums = scales + 8 * blocks
+        }
+
+        static func bytes(blocks: Int) -> Int { blocks * (256 + 64) }
+
+        /// Interleaves eight rows laid out as `QuantizedActivations` (each `rowBytes` apart).
+        static func pack(rows: UnsafeRawPointer, rowBytes: Int, blocks: Int, into destination: UnsafeMutableRawPointer) {
+            for t in 0..<8 {
+                let row = QuantizedRow(rows + t * rowBytes, columns: 32 * blocks)
+                for b in 0..<blocks {
+                    destination.storeBytes(of: row.block(b), toByteOffset: 256 * b + 32 * t, as: SIMD32<Int8>.self)
+                    destination.storeBytes(of: row.scales[b], toByteOffset: 256 * blocks + 4 * (8 * b + t), as: Float.self)
+                    destination.storeBytes(of: row.sums[b], toByteOffset: 288 * blocks + 4 * (8 * b + t), as: Float.self)
+                }
+            }
+        }
+    }
+
+    /// `output[r - firstRow]` for rows `firstRow ..< min(firstRow + 8, matrix.rows)` times `x`.
+    @inline(__always)
+    static func rows8<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, firstRow: Int, x: QuantizedRow,
+                                       output: UnsafeMutablePointer<Float>) {
+        let last = matrix.rows - 1
+        @inline(__always) func row(_ i: Int) -> UnsafeRawPointer { matrix.row(min(firstRow + i, last)) }
+        let w0 = row(0), w1 = row(1), w2 = row(2), w3 = row(3), w4 = row(4), w5 = row(5), w6 = row(6), w7 = row(7)
+        var acc = SIMD8<Float>(), off = SIMD8<Float>()
+        for b in 0..<(matrix.columns / 32) {
+            let xb = x.block(b)
+            let d0 = W.decode(w0, b), d1 = W.decode(w1, b), d2 = W.decode(w2, b), d3 = W.decode(w3, b)
+            let d4 = W.decode(w4, b), d5 = W.decode(w5, b), d6 = W.decode(w6, b), d7 = W.decode(w7, b)
+            @inline(__always) func partial(_ w: UnsafeRawPointer, _ codes: SIMD32<UInt8>) -> SIMD8<Int32> {
+                blockPartialSums(W.self, codes: codes, magnitude: magnitudeOf(W.self, codes),
+                                 pairWeights: W.pairWeights(w, b), x: xb)
+            }
+            let isum = sumLanes(partial(w0, d0.codes), partial(w1, d1.codes), partial(w2, d2.codes), partial(w3, d3.codes),
+                                partial(w4, d4.codes), partial(w5, d5.codes), partial(w6, d6.codes), partial(w7, d7.codes))
+            let scales = SIMD8<Float>(d0.scale, d1.scale, d2.scale, d3.scale, d4.scale, d5.scale, d6.scale, d7.scale)
+            let offsets = SIMD8<Float>(d0.offset, d1.offset, d2.offset, d3.offset, d4.offset, d5.offset, d6.offset, d7.offset)
+            acc.addProduct(scales * SIMD8(repeating: x.scales[b]), SIMD8<Float>(isum))
+            if W.hasOffset { off.addProduct(offsets, SIMD8(repeating: x.sums[b])) }
+        }
+        let result = acc + off
+        for i in 0..<min(8, matrix.rows - firstRow) { output[i] = result[i] }
+    }
+
+    /// `output[t * outputStride]` for the eight tokens of `group` times row `row`.
+    @inline(__always)
+    static func tokens8<W: WeightBlocks>(_: W.Type, row: UnsafeRawPointer, blocks: Int, group: TokenGroup,
+                                         output: UnsafeMutablePointer<Float>, outputStride: Int) {
+        var acc = SIMD8<Float>(), off = SIMD8<Float>()
+        let codes = UnsafeRawPointer(group.codes), scales = UnsafeRawPointer(group.scales), sums = UnsafeRawPointer(group.sums)
+        for b in 0..<blocks {
+            let (c, scale, offset) = W.decode(row, b)
+            let magnitude = magnitudeOf(W.self, c)
+            let pairWeights = W.pairWeights(row, b)
+            let xb = codes + 256 * b
+            @inline(__always) func partial(_ t: Int) -> SIMD8<Int32> {
+                blockPartialSums(W.self, codes: c, magnitude: magnitude, pairWeights: pairWeights,
+                                 x: xb.loadUnaligned(fromByteOffset: 32 * t, as: SIMD32<Int8>.self))
+            }
+            let isum = sumLanes(partial(0), partial(1), partial(2), partial(3), partial(4), partial(5), partial(6), partial(7))
+            acc.addProduct(SIMD8(repeating: scale) * scales.loadUnaligned(fromByteOffset: 32 * b, as: SIMD8<Float>.self), SIMD8<Float>(isum))
+            if W.hasOffset { off.addProduct(SIMD8(repeating: offset), sums.loadUnaligned(fromByteOffset: 32 * b, as: SIMD8<Float>.self)) }
+        }
+        let result = acc + off
+        for t in 0..<8 { output[t * outputStride] = result[t] }
+    }
+
+    /// The whole product for one quantized format: activations already quantized
+    /// (`tokens` rows of `rowBytes` at `activations`), token groups packed at `groups`.
+    static func matmul<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, activations: UnsafeRawPointer, rowBytes: Int,
+                                        groups: UnsafeRawPointer, tokens: Int, output: UnsafeMutablePointer<Float>,
+                                        outputStride: Int, pool: ThreadPool) {
+        let blocks = matrix.columns / 32
+        let groupCount = tokens / 8
+        let groupBytes = TokenGroup.bytes(blocks: blocks)
+        pool.parallelFor(matrix.rows, grain: 8) { range in
+            // Token groups outermost: a group's activations stay in L1 while the chunk's rows pass.
+            for g in 0..<groupCount {
+                let group = TokenGroup(groups + g * groupBytes, blocks: blocks)
+                for r in range {
+                    tokens8(W.self, row: matrix.row(r), blocks: blocks, group: group,
+                            output: output + 8 * g * outputStride + r, outputStride: outputStride)
+                }
+            }
+            for t in (8 * groupCount)..<tokens {
+                let x = QuantizedRow(activations + t * rowBytes, columns: matrix.columns)
+                var r = range.lowerBound
+                while r < range.upperBound {
+                    rows8(W.self, matrix, firstRow: r, x: x, output: output + t * outputStride + r)
+                    r += 8
+                }
+            }
+        }
+    }
+}

@@ -13,10 +13,8 @@
 /// calls do not allocate.
 public final class KernelContext: @unchecked Sendable {
     public let pool: ThreadPool
-    private var scratch: UnsafeMutableRawPointer?
-    private var scratchBytes = 0
-    private var scratch2: UnsafeMutableRawPointer?
-    private var scratch2Bytes = 0
+    private var activationScratch = ScratchBuffer()
+    private var groupScratch = ScratchBuffer()
 
     public init(pool: ThreadPool) {
         self.pool = pool
@@ -27,27 +25,8 @@ public final class KernelContext: @unchecked Sendable {
     }
 
     deinit {
-        scratch?.deallocate()
-        scratch2?.deallocate()
-    }
-
-    /// Scratch memory of at least `bytes` bytes, valid until the next call.
-    private func scratchBuffer(bytes: Int) -> UnsafeMutableRawPointer {
-        if bytes > scratchBytes || scratch == nil {
-            scratch?.deallocate()
-            scratchBytes = max(bytes, 64)
-            scratch = .allocate(byteCount: scratchBytes, alignment: 64)
-        }
-        return scratch!
-    }
-
-    private func scratchBuffer2(bytes: Int) -> UnsafeMutableRawPointer {
-        if bytes > scratch2Bytes || scratch2 == nil {
-            scratch2?.deallocate()
-            scratch2Bytes = max(bytes, 64)
-            scratch2 = .allocate(byteCount: scratch2Bytes, alignment: 64)
-        }
-        return scratch2!
+        activationScratch.release()
+        groupScratch.release()
     }
 
     /// `output[t * outputStride + r] = dot(weights.row(r), input[t * inputStride ..< + columns])`.
@@ -61,7 +40,7 @@ public final class KernelContext: @unchecked Sendable {
         let grain = 16
         if weights.format.isQuantized {
             let rowBytes = QuantizedActivations.rowBytes(columns: columns)
-            let activations = scratchBuffer(bytes: rowBytes * tokens)
+            let activations = activationScratch.reserve(bytes: rowBytes * tokens)
             let quantizeRows = { (range: Range<Int>) in
                 for t in range {
                     QuantizedActivations.quantizeRow(input + t * inStride, columns: columns, into: activations + t * rowBytes)
@@ -71,7 +50,7 @@ public final class KernelContext: @unchecked Sendable {
             let blocks = columns / 32
             let groups = tokens / 8
             let groupBytes = TiledKernels.TokenGroup.bytes(blocks: blocks)
-            let packed = scratchBuffer2(bytes: groupBytes * groups)
+            let packed = groupScratch.reserve(bytes: groupBytes * groups)
             let quantized = UnsafeRawPointer(activations)
             if groups > 0 {
                 pool.parallelFor(groups, grain: 1) { range in
@@ -118,5 +97,26 @@ public final class KernelContext: @unchecked Sendable {
     /// The matrix-vector product: `matmul` with one token.
     public func matvec(_ weights: MatrixView, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
         matmul(weights, input: input, tokens: 1, output: output)
+    }
+}
+
+/// Memory that grows to the largest request and is then reused.
+struct ScratchBuffer {
+    private var base: UnsafeMutableRawPointer?
+    private var capacity = 0
+
+    mutating func reserve(bytes: Int) -> UnsafeMutableRawPointer {
+        if let base, bytes <= capacity { return base }
+        base?.deallocate()
+        capacity = max(bytes, 64)
+        let fresh = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 64)
+        base = fresh
+        return fresh
+    }
+
+    mutating func release() {
+        base?.deallocate()
+        base = nil
+        capacity = 0
     }
 }

@@ -17,7 +17,8 @@ struct FMPlayProcess {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Output {
+    /// `environment` entries are added to (or replace) the test's own environment.
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Output {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw XCTSkip("fmplay is not built at \(executable.path); run `swift build` first")
         }
@@ -25,6 +26,9 @@ struct FMPlayProcess {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? packageRoot
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -4,39 +4,12 @@ import XCTest
 
 /// `fmplay run` as a process, on the scripted backend (fast and deterministic).
 final class RunCommandTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    func fmplay(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fmplay")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw XCTSkip("fmplay is not built next to the tests (\(binary.path)); run swift build first")
-        }
-        let cache = NSTemporaryDirectory() + "fmplay-cli-" + UUID().uuidString
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: cache) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = Self.root
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = cache
-        environment["FMPLAY_BACKEND"] = "scripted"
+    /// `fmplay` on the scripted backend with a private result cache.
+    func fmplay(_ arguments: [String], environment extra: [String: String] = [:]) throws -> FMPlayProcess.Output {
+        let cache = try FMPlayProcess.temporaryDirectory(self).path
+        var environment = ["XDG_CACHE_HOME": cache, "FMPLAY_BACKEND": "scripted"]
         for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        return try FMPlayProcess.run(arguments, environment: environment)
     }
 
     func writeFile(_ text: String) throws -> String {
@@ -51,7 +24,7 @@ final class RunCommandTests: XCTestCase {
         let run = try fmplay(["run", "Examples/", "--format", "json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let json = try JSONValue.parse(run.stdout)
-        let golden = Self.root.appendingPathComponent("Tests/EvaluatorTests/Golden/examples-scripted.json")
+        let golden = FMPlayProcess.packageRoot.appendingPathComponent("Tests/EvaluatorTests/Golden/examples-scripted.json")
         let expected = try String(contentsOf: golden, encoding: .utf8)
         XCTAssertEqual(zeroTimings(json).serialized(pretty: true) + "\n", expected)
         // The contract's fields are present.

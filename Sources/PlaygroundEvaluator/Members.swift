@@ -44,8 +44,16 @@ extension Interpreter {
                 return try await isolated(bindings) { try await runBody(getter) }
             }
             throw error("\(type) has no property '\(name)'", node)
-        case .enumCase(_, let caseName, let payload):
-            if name == "rawValue" { return .string(caseName) }
+        case .enumCase(let type, let caseName, let payload):
+            if name == "rawValue" {
+                // The declared raw value, else the case name (String raw values default to it).
+                switch context.file.type(named: type)?.cases.first(where: { $0.name == caseName })?.rawValue {
+                case .integer(let i)?: return .int(i)
+                case .double(let d)?: return .double(d)
+                case .string(let s)?: return .string(s)
+                default: return .string(caseName)
+                }
+            }
             if let item = payload.first(where: { $0.label == name }) { return item.value }
             if name == "description" { return .string(base.description) }
             throw error("'\(caseName)' has no property '\(name)'", node)
@@ -163,6 +171,9 @@ extension Interpreter {
         if let type = context.file.resolveType(typeName, in: nil) {
             if type.kind == .enum, type.cases.contains(where: { $0.name == name }) {
                 return .enumCase(type: type.qualifiedName, name: name, payload: [])
+            }
+            if type.kind == .enum, name == "allCases" {
+                return .array(type.cases.map { .enumCase(type: type.qualifiedName, name: $0.name, payload: []) })
             }
             if let nested = context.file.resolveType(name, in: type.qualifiedName) { return .type(nested.qualifiedName) }
         }

@@ -133,4 +133,22 @@ final class StatementTests: XCTestCase {
         guard case .instructions(let instructions)? = model.receivedRequests.first?.transcript.first else { return XCTFail() }
         XCTAssertEqual(instructions.segments.map(\.text), ["You write poems.\nUse a formal tone."])
     }
+
+    func testEnumsWithRawValuesAndAllCases() async {
+        let result = await evaluate("""
+            enum Category: String, CaseIterable {
+                case food = "Food"
+                case museum
+            }
+
+            #Playground {
+                for category in Category.allCases {
+                    print(category, category.rawValue)
+                }
+                let chosen = Category.food
+                if chosen == .food { print("food first") }
+            }
+            """)
+        XCTAssertEqual(prints(result), ["food Food", "museum museum", "food first"])
+    }
 }

@@ -29,8 +29,20 @@ public enum ModelFactory {
                 return nil
             }
             let located = try ModelLocator.resolve(explicitPath: explicit, environment: environment)
-            return try makeEmbeddedModel(path: located.path)
+            // Loaded on first use: a run served from the cache never reads the weights.
+            let path = located.path
+            return DeferredLanguageModel(name: located.name, identity: fileIdentity(path)) { try makeEmbeddedModel(path: path) }
         }
+    }
+}
+
+extension ModelFactory {
+    /// Path, size and modification time: changes whenever the weights do.
+    static func fileIdentity(_ path: String) -> String {
+        let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(path)#\(size)#\(Int(modified))"
     }
 }
 

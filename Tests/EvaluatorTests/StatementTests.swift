@@ -75,12 +75,15 @@ final class StatementTests: XCTestCase {
                 case .unavailable(let reason):
                     print("unavailable: \\(reason)")
                 }
+                if case .unavailable(let why) = model.availability {
+                    print("if case: \\(why)")
+                }
             }
             """
         let available = await evaluate(source)
         XCTAssertEqual(prints(available), ["available 4096 true"])
         let missing = await evaluate(source, model: nil)
-        XCTAssertEqual(prints(missing), ["unavailable: modelNotReady"])
+        XCTAssertEqual(prints(missing), ["unavailable: modelNotReady", "if case: modelNotReady"])
     }
 
     func testIfLetGuardAndBreak() async {

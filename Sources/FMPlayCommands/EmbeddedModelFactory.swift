@@ -1,10 +1,10 @@
+import EmbeddedModel
 import FoundationModelsRuntime
 
 extension ModelFactory {
     /// The embedded engine for a GGUF file. This is the one place that
     /// constructs it, so the engine adaptor (EmbeddedModel) plugs in here.
     static func makeEmbeddedModel(path: String) throws -> any LanguageModel {
-        throw ModelFactoryError.engineUnavailable(
-            "the embedded engine adaptor (EmbeddedModel) is not part of this build yet; run with --backend scripted, or update fmplay")
+        try EmbeddedLanguageModel(path: path)
     }
 }

@@ -12,6 +12,7 @@ public struct FMPlay: AsyncParsableCommand {
             RunCommand.self,
             TokenizeCommand.self,
             ModelsCommand.self,
+            BenchGuidanceCommand.self,
         ]
     )
 

@@ -17,6 +17,7 @@ public final class GrammarMatcher {
     private let stackCapacity: Int
     private var depth = 1
     private var ended = false
+    private var distances: [Int]?
     /// Bytes accepted since the last reset.
     public private(set) var generatedBytes: [UInt8] = []
 
@@ -161,6 +162,17 @@ public final class GrammarMatcher {
         return true
     }
 
+    func currentFrames() -> [UInt32] {
+        ended ? [] : Array(UnsafeBufferPointer(start: stack, count: depth))
+    }
+
+    func completionDistanceTable() -> [Int] {
+        if let distances { return distances }
+        let computed = grammar.completionDistances()
+        distances = computed
+        return computed
+    }
+
     // MARK: Forced text
 
     /// The bytes the grammar allows next, as 4 words (256 bits).
@@ -208,5 +220,68 @@ public final class GrammarMatcher {
             spelled.append(contentsOf: vocabulary.tokenBytes[token])
         }
         return spelled == forced ? tokens : []
+    }
+}
+
+// MARK: Finishing within a token budget
+
+extension ByteGrammar {
+    /// Per state, the fewest bytes that complete its frame (0 when accepting):
+    /// a shift costs 1 plus the target's distance; a call costs 1 plus the
+    /// distances of every frame it leaves. Computed by relaxation to a fixed point.
+    func completionDistances() -> [Int] {
+        let unreachable = Int.max / 4
+        var distance = accepting.map { $0 ? 0 : unreachable }
+        var changed = true
+        while changed {
+            changed = false
+            for state in 0..<stateCount where distance[state] > 0 {
+                var best = distance[state]
+                for byte in 0..<256 {
+                    let action = actions[state << 8 | byte]
+                    guard action != 0 else { continue }
+                    var cost: Int
+                    if action & Self.callFlag == 0 {
+                        cost = 1 + distance[Int(action - 1)]
+                    } else {
+                        let entry = Int(action & ~Self.callFlag)
+                        cost = 1 + distance[Int(callReturn[entry])]
+                        for frame in callFrames[entry] { cost += distance[Int(frame)] }
+                    }
+                    if cost < best { best = cost }
+                }
+                if best < distance[state] {
+                    distance[state] = best
+                    changed = true
+                }
+            }
+        }
+        return distance
+    }
+}
+
+extension GrammarMatcher {
+    /// The fewest bytes that complete the value from here (0 when complete).
+    /// A caller running out of tokens can finish the value by choosing only
+    /// tokens that lower it (`completionBytes(after:)`); single-byte tokens
+    /// always can.
+    public func minimumCompletionBytes() -> Int {
+        completionBytes(of: currentFrames())
+    }
+
+    /// The fewest bytes that complete the value after `token`, or nil when
+    /// the token is not allowed.
+    public func completionBytes(after token: Int) -> Int? {
+        guard token >= 0, token < vocabulary.vocabularySize, !vocabulary.isSpecial(token) else { return nil }
+        var frames = currentFrames()
+        for byte in vocabulary.tokenBytes[token] {
+            guard grammar.step(&frames, byte) else { return nil }
+        }
+        return completionBytes(of: frames)
+    }
+
+    private func completionBytes(of frames: [UInt32]) -> Int {
+        let distances = completionDistanceTable()
+        return frames.reduce(0) { $0 + distances[Int($1)] }
     }
 }

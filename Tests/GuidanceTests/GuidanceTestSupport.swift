@@ -56,60 +56,15 @@ enum SyntheticVocabulary {
     }
 }
 
-/// The three reference schemas of /work/shared/reference/constrained-decoding as typed schemas.
+/// The three reference schemas and instances of the constrained-decoding anchors.
 enum ReferenceSchemas {
-    static let searchSuggestions = GenerationSchema(
-        root: .reference("SearchSuggestions"),
-        definitions: [Definition(name: "SearchSuggestions", kind: .object([
-            Property(name: "searchTerms", type: .array(element: .string(.none), guides: ArrayGuides(minimumCount: 4, maximumCount: 4))),
-        ]))])
-
-    static let itinerary = GenerationSchema(
-        root: .reference("Itinerary"),
-        definitions: [
-            Definition(name: "Itinerary", kind: .object([
-                Property(name: "destination", type: .string(.none)),
-                Property(name: "days", type: .integer(.none)),
-                Property(name: "budget", type: .number(.none)),
-                Property(name: "rating", type: .number(.none)),
-                Property(name: "requiresVisa", type: .boolean),
-                Property(name: "activities", type: .array(element: .string(.none), guides: .none)),
-                Property(name: "emergencyContact", type: .reference("Contact")),
-                Property(name: "kind", type: .reference("Kind")),
-            ])),
-            Definition(name: "Contact", kind: .object([
-                Property(name: "name", type: .string(.none)),
-                Property(name: "phone", type: .string(.none)),
-            ])),
-            Definition(name: "Kind", kind: .enumeration([
-                EnumCase(name: "relaxing"), EnumCase(name: "adventure"), EnumCase(name: "cultural"),
-            ])),
-        ])
-
-    static let tools: [ToolSignature] = [
-        ToolSignature(name: "getWeather", arguments: GenerationSchema(
-            root: .reference("GetWeatherArguments"),
-            definitions: [Definition(name: "GetWeatherArguments", kind: .object([Property(name: "city", type: .string(.none))]))])),
-        ToolSignature(name: "findRestaurants", arguments: GenerationSchema(
-            root: .reference("FindRestaurantsArguments"),
-            definitions: [Definition(name: "FindRestaurantsArguments", kind: .object([
-                Property(name: "city", type: .string(.none)), Property(name: "cuisine", type: .string(.none)),
-            ]))])),
-    ]
-
-    static let instances: [(name: String, json: String)] = [
-        ("search_suggestions", #"{"searchTerms":["best hiking trails near Zürich","Swiss Alps weather in October","affordable hotels in Interlaken","Swiss Travel Pass price 2025"]}"#),
-        ("itinerary", #"{"destination":"Kyoto, Japan","days":5,"budget":2500.5,"rating":4.7,"requiresVisa":false,"activities":["Visit Fushimi Inari shrine at sunrise","Tea ceremony in Gion","Day trip to the deer park in Nara"],"emergencyContact":{"name":"Aiko Tanaka","phone":"+81 75-123-4567"},"kind":"cultural"}"#),
-        ("tool_call", #"{"name":"findRestaurants","arguments":{"city":"San Francisco","cuisine":"Vietnamese"}}"#),
-    ]
+    static let searchSuggestions = GuidanceBenchmark.searchSuggestions
+    static let itinerary = GuidanceBenchmark.itinerary
+    static let tools = GuidanceBenchmark.tools
+    static let instances = GuidanceBenchmark.workloads.map { (name: $0.name, json: $0.instance) }
 
     static func grammar(_ name: String) throws -> ByteGrammar {
-        switch name {
-        case "search_suggestions": return try ByteGrammar.compile(searchSuggestions)
-        case "itinerary": return try ByteGrammar.compile(itinerary)
-        case "tool_call": return try ByteGrammar.toolCallObject(tools)
-        default: fatalError("unknown reference schema \(name)")
-        }
+        try GuidanceBenchmark.workloads.first { $0.name == name }!.compile()
     }
 }
 
@@ -148,31 +103,52 @@ func randomMaskedWalk(_ grammar: ByteGrammar, vocabulary: VocabularyIndex, seed:
     var generator = SeededGenerator(seed: seed)
     let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
     var mask = TokenMask(vocabularySize: vocabulary.vocabularySize)
+    let endOfSequence = vocabulary.endOfSequenceTokens[0]
+    let closingTokens = vocabulary.tokenBytes.indices.filter { id in
+        let bytes = vocabulary.tokenBytes[id]
+        return bytes.count == 1 && [0x22, 0x5D, 0x7D].contains(bytes[0]) && !vocabulary.isSpecial(id)
+    }
     for step in 0..<maximumTokens {
         matcher.fillMask(&mask)
-        let allowed = mask.allowedTokens
-        guard !allowed.isEmpty else {
-            XCTFail("empty mask after \(String(decoding: matcher.generatedBytes, as: UTF8.self))", file: file, line: line)
-            return nil
-        }
-        let endings = allowed.filter { vocabulary.endOfSequenceTokens.contains($0) }
-        // Bias toward ending and toward short tokens late in the walk, so values finish.
-        let token: Int
-        if !endings.isEmpty, Bool.random(using: &generator) || step > maximumTokens / 2 {
-            token = endings[0]
-        } else {
-            let closing = allowed.filter { id in
-                let bytes = vocabulary.tokenBytes[id]
-                return bytes.count == 1 && [0x22, 0x5D, 0x7D].contains(bytes[0])
+        // Bias toward ending and closing late in the walk, so values finish.
+        var token: Int? = nil
+        let need = matcher.minimumCompletionBytes()
+        if need > 0, need + 2 >= maximumTokens - step {
+            // Out of budget: only tokens that bring the value closer to complete.
+            token = mask.allowedTokens.shuffled(using: &generator).first { candidate in
+                (matcher.completionBytes(after: candidate) ?? .max) < need
             }
-            if step > maximumTokens / 3, !closing.isEmpty, Int.random(in: 0..<3, using: &generator) == 0 {
-                token = closing.randomElement(using: &generator)!
-            } else {
-                token = allowed.randomElement(using: &generator)!
+            XCTAssertNotNil(token, "no token lowers the completion distance \(need)", file: file, line: line)
+        } else if mask.contains(endOfSequence), Bool.random(using: &generator) || step > maximumTokens / 2 {
+            token = endOfSequence
+        } else if step > maximumTokens / 3, Int.random(in: 0..<3, using: &generator) == 0 {
+            token = closingTokens.filter { mask.contains($0) }.randomElement(using: &generator)
+        }
+        if token == nil {
+            // Rejection sampling is cheap when many tokens are allowed.
+            for _ in 0..<64 {
+                let candidate = Int.random(in: 0..<vocabulary.vocabularySize, using: &generator)
+                if mask.contains(candidate), !vocabulary.endOfSequenceTokens.contains(candidate) { token = candidate; break }
             }
         }
-        XCTAssertTrue(matcher.accept(token: token), "allowed token \(token) was not accepted", file: file, line: line)
-        if vocabulary.endOfSequenceTokens.contains(token) { return matcher.generatedBytes }
+        if token == nil {
+            let allowed = mask.allowedTokens
+            guard !allowed.isEmpty else {
+                XCTFail("empty mask after \(String(decoding: matcher.generatedBytes, as: UTF8.self))", file: file, line: line)
+                return nil
+            }
+            token = allowed.randomElement(using: &generator)!
+        }
+        // Never take a token after which the value cannot be finished within the budget.
+        if let chosen = token, !vocabulary.endOfSequenceTokens.contains(chosen),
+           (matcher.completionBytes(after: chosen) ?? .max) > maximumTokens - step - 2 {
+            token = mask.allowedTokens.shuffled(using: &generator).first { candidate in
+                (matcher.completionBytes(after: candidate) ?? .max) < need
+            } ?? (need == 0 ? endOfSequence : nil)
+            XCTAssertNotNil(token, "no token lowers the completion distance \(need)", file: file, line: line)
+        }
+        XCTAssertTrue(matcher.accept(token: token!), "allowed token \(token!) was not accepted", file: file, line: line)
+        if vocabulary.endOfSequenceTokens.contains(token!) { return matcher.generatedBytes }
     }
     return nil
 }

@@ -1,0 +1,360 @@
+import Foundation
+import FoundationModelsRuntime
+import GGUF
+import Guidance
+import Inference
+import JSON
+import Schema
+import Tokenizer
+
+/// The embedded GGUF engine as a `LanguageModel`: renders the transcript with
+/// the model's chat template, reuses the KV cache for the longest shared
+/// prompt prefix across turns, and decodes with grammar masks when the
+/// request has a schema or tools (forced text is fed as one batch, never
+/// sampled).
+///
+/// One generation runs at a time per model (later requests wait); a
+/// cancelled consumer stops generation within one token.
+public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
+    public let name: String
+    public let identity: String
+    public let contextSize: Int
+    public var availability: SystemLanguageModel.Availability { .available }
+
+    let model: InferenceModel
+    let tokenizer: Tokenizer
+    let template: ChatTemplate
+    let vocabulary: VocabularyIndex
+    private let session: InferenceSession
+    private let endOfGeneration: Set<Int32>
+    /// Serializes generations: the KV cache and the matchers are single-user.
+    private let lock = NSLock()
+    /// Compiled grammars with their warm mask caches, by what they constrain.
+    private var matchers: [GrammarKey: GrammarMatcher] = [:]
+
+    private struct GrammarKey: Hashable {
+        var schema: GenerationSchema?
+        var tools: [ToolSignature]
+        var alternative: ToolCallAlternative?
+    }
+
+    /// Loads a GGUF model file.
+    public init(path: String, contextSize: Int? = nil, threads: Int? = nil) throws {
+        model = try InferenceModel(path: path)
+        tokenizer = try Tokenizer(gguf: model.file)
+        let metadata = model.file.metadata
+        let modelName = (try? metadata.string("general.name")) ?? URL(fileURLWithPath: path).lastPathComponent
+        template = try ChatTemplate.detect(templateText: try metadata.string("tokenizer.chat_template"),
+                                           modelName: modelName, tokenizer: tokenizer)
+        let size = contextSize ?? model.trainedContextLength
+        session = model.makeSession(contextSize: size, threads: threads)
+        self.contextSize = session.contextSize
+        name = modelName
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let fileSize = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        identity = "\(path)#\(fileSize)#\(Int(modified))"
+        endOfGeneration = tokenizer.endOfGenerationIDs
+        var special = Set<Int>()
+        for id in 0..<tokenizer.vocabularySize where tokenizer.isControl(TokenID(id)) { special.insert(id) }
+        for id in endOfGeneration { special.insert(Int(id)) }
+        vocabulary = VocabularyIndex(tokens: tokenizer.allTokenBytes(), specialTokens: special,
+                                     endOfSequence: endOfGeneration.map { Int($0) }.sorted())
+    }
+
+    public func prewarm(transcript: Transcript) async {
+        let prompt = tokenize(render(GenerationRequest(transcript: transcript)))
+        lock.withLock { _ = try? session.prefill(prompt) }
+    }
+
+    public func generate(_ request: GenerationRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task.detached { [self] in
+                do {
+                    try self.lock.withLock {
+                        try self.run(request) { continuation.yield($0) }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    // MARK: Prompt
+
+    /// The chat-template text for the request, ending with the assistant turn opening.
+    func render(_ request: GenerationRequest) -> String {
+        var messages: [ChatMessage] = []
+        var toolDefinitions = request.tools
+        let lastPrompt = request.transcript.entries.lastIndex { if case .prompt = $0 { true } else { false } }
+        for (index, entry) in request.transcript.entries.enumerated() {
+            switch entry {
+            case .instructions(let instructions):
+                messages.append(.system(instructions.segments.map(\.text).joined(separator: "\n")))
+                if toolDefinitions.isEmpty { toolDefinitions = instructions.toolDefinitions }
+            case .prompt(let prompt):
+                var text = prompt.segments.map(\.text).joined(separator: "\n")
+                if index == lastPrompt, let schema = request.schema, request.includeSchemaInPrompt {
+                    text += "\n\nAnswer with JSON only, in this form:\n" + SchemaPrompt.describe(schema)
+                }
+                messages.append(.user(text))
+            case .toolCalls(let calls):
+                messages.append(.assistant("", toolCalls: calls.calls.map { call in
+                    "{\"name\":" + JSONText.quoted(call.toolName) + ",\"arguments\":" + call.arguments.jsonString + "}"
+                }))
+            case .toolOutput(let output):
+                messages.append(.tool(output.segments.map(\.text).joined(separator: "\n")))
+            case .response(let response):
+                messages.append(.assistant(response.segments.map(\.text).joined(separator: "\n")))
+            }
+        }
+        let allowsTools = request.options.toolCallingMode?.kind != .disallowed
+        let tools = allowsTools ? toolDefinitions.map(Self.toolDefinitionJSON) : []
+        return template.render(messages, addGenerationPrompt: true, tools: tools)
+    }
+
+    static func toolDefinitionJSON(_ tool: Transcript.ToolDefinition) -> String {
+        let function: JSONValue = ["name": .string(tool.name), "description": .string(tool.description),
+                                   "parameters": tool.parameters.jsonSchema()]
+        let definition: JSONValue = ["type": "function", "function": function]
+        return definition.serialized()
+    }
+
+    func tokenize(_ text: String) -> [Int32] {
+        tokenizer.tokenize(text, addSpecial: true, parseSpecial: true)
+    }
+
+    // MARK: Decoding
+
+    private func run(_ request: GenerationRequest, emit: (LanguageModelEvent) -> Void) throws {
+        let started = ContinuousClock.now
+        let prompt = tokenize(render(request))
+        let maximumTokens = request.options.maximumResponseTokens ?? max(1, contextSize - prompt.count)
+        guard prompt.count + 1 <= contextSize else {
+            throw GenerationError.exceededContextWindowSize(.init(debugDescription:
+                "the prompt is \(prompt.count) tokens; the model's context size is \(contextSize) tokens"))
+        }
+        let budget = min(maximumTokens, contextSize - prompt.count)
+        let cached = try session.prefill(prompt)
+        try Task.checkCancellation()
+
+        let matcher = try matcher(for: request)
+        var sampler = Sampler(parameters: samplingParameters(request), vocabularySize: model.vocabularySize)
+        var detokenizer = StreamingDetokenizer(tokenizer: tokenizer)
+        var generated: [Int32] = []
+        var firstTokenAt: ContinuousClock.Instant?
+        var mask = Guidance.TokenMask(vocabularySize: vocabulary.vocabularySize)
+        var logits = [Float](repeating: 0, count: model.vocabularySize)
+        let wrapsToolCalls = matcher != nil && !toolSignatures(request).isEmpty
+        var heldText = ""  // text held back while it may still be a tool call opener
+        var finishedValue = false
+
+        func deliver(_ tokens: [Int32]) {
+            var text = ""
+            for token in tokens { text += detokenizer.append(token) }
+            guard !text.isEmpty else { return }
+            if wrapsToolCalls {
+                heldText += text
+                return
+            }
+            emit(.text(text, tokenCount: tokens.count))
+        }
+
+        while generated.count < budget {
+            try Task.checkCancellation()
+            if let matcher {
+                if matcher.isFinished {
+                    finishedValue = true
+                    break
+                }
+                let forced = matcher.forcedTokens { bytes in
+                    self.tokenizer.tokenize(bytes: bytes, addSpecial: false, parseSpecial: false).map(Int.init)
+                }
+                if !forced.isEmpty, generated.count + forced.count <= budget {
+                    for token in forced { matcher.accept(token: token) }
+                    let tokens = forced.map { Int32($0) }
+                    try session.evaluate(tokens)
+                    if firstTokenAt == nil { firstTokenAt = .now }
+                    generated += tokens
+                    deliver(tokens)
+                    continue
+                }
+                matcher.fillMask(&mask)
+            }
+            let finishing = matcher.map { $0.minimumCompletionBytes() + 2 >= budget - generated.count } ?? false
+            var token: Int32 = try session.withLogits { source in
+                if let matcher, finishing {
+                    return Self.finishingToken(matcher, mask: mask, logits: source)
+                }
+                if matcher == nil {
+                    return try sampler.sample(logits: source)
+                }
+                return try logits.withUnsafeMutableBufferPointer { buffer in
+                    Self.applyMask(mask, from: source, into: buffer)
+                    return try sampler.sample(logits: UnsafeBufferPointer(buffer))
+                }
+            }
+            if let matcher, !finishing, !endOfGeneration.contains(token),
+               (matcher.completionBytes(after: Int(token)) ?? .max) > budget - generated.count - 2 {
+                // The value could no longer be finished within the budget: take the finishing choice instead.
+                token = try session.withLogits { Self.finishingToken(matcher, mask: mask, logits: $0) }
+            }
+            if firstTokenAt == nil { firstTokenAt = .now }
+            if endOfGeneration.contains(token) {
+                finishedValue = matcher?.isComplete ?? true
+                break
+            }
+            if let matcher, !matcher.accept(token: Int(token)) {
+                throw GenerationError.decodingFailure(.init(debugDescription: "the sampler chose token \(token), which the grammar does not allow"))
+            }
+            generated.append(token)
+            deliver([token])
+            if generated.count < budget { try session.evaluate([token]) }
+        }
+        if matcher?.isFinished == true { finishedValue = true }
+        let tail = detokenizer.finish()
+        if wrapsToolCalls { heldText += tail } else if !tail.isEmpty { emit(.text(tail, tokenCount: 0)) }
+
+        if let matcher, !finishedValue, !matcher.isComplete {
+            throw GenerationError.decodingFailure(.init(debugDescription:
+                "the response reached \(budget) tokens before the value was complete (maximumResponseTokens or the context size \(contextSize))"))
+        }
+        if wrapsToolCalls {
+            let format = ToolCallFormat.chatML
+            if heldText.hasPrefix(format.opener) {
+                emit(.toolCalls(try parseToolCalls(heldText, format: format)))
+            } else if !heldText.isEmpty {
+                emit(.text(heldText, tokenCount: generated.count))
+            }
+        }
+        let end = ContinuousClock.now
+        let firstToken = firstTokenAt ?? end
+        let decodeSeconds = Self.seconds(end - firstToken)
+        let statistics = GenerationStatistics(
+            usage: Usage(promptTokens: prompt.count, cachedTokens: cached, responseTokens: generated.count),
+            timeToFirstToken: Self.seconds(firstToken - started),
+            tokensPerSecond: generated.count > 1 && decodeSeconds > 0 ? Double(generated.count - 1) / decodeSeconds : 0)
+        emit(.finished(statistics))
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// Near the end of the token budget: the most likely allowed token that
+    /// brings the value closer to complete, so it completes within the budget
+    /// (a single byte on the shortest completion always qualifies).
+    static func finishingToken(_ matcher: GrammarMatcher, mask: Guidance.TokenMask, logits: UnsafeBufferPointer<Float>) -> Int32 {
+        let remaining = matcher.minimumCompletionBytes()
+        let endings = matcher.vocabulary.endOfSequenceTokens
+        if remaining == 0, let end = endings.first { return Int32(end) }
+        let candidates = mask.allowedTokens.filter { !endings.contains($0) }.sorted { logits[$0] > logits[$1] }
+        for token in candidates {
+            if let after = matcher.completionBytes(after: token), after < remaining { return Int32(token) }
+        }
+        return Int32(candidates.first ?? endings.first ?? 0)
+    }
+
+    /// Disallowed tokens get -infinity, so any sampler picks only allowed ones.
+    static func applyMask(_ mask: Guidance.TokenMask, from source: UnsafeBufferPointer<Float>,
+                          into buffer: UnsafeMutableBufferPointer<Float>) {
+        let count = min(source.count, buffer.count)
+        for (wordIndex, word) in mask.words.enumerated() {
+            let base = wordIndex << 6
+            guard base < count else { break }
+            let end = min(base + 64, count)
+            if word == ~0 {
+                for token in base..<end { buffer[token] = source[token] }
+            } else if word == 0 {
+                for token in base..<end { buffer[token] = -.infinity }
+            } else {
+                for token in base..<end {
+                    buffer[token] = word & (1 << UInt64(token - base)) != 0 ? source[token] : -.infinity
+                }
+            }
+        }
+    }
+
+    private func samplingParameters(_ request: GenerationRequest) -> SamplingParameters {
+        let temperature = Float(request.options.temperature ?? 0.7)
+        let seed = request.effectiveSeed
+        switch request.options.samplingMode?.kind {
+        case .greedy:
+            return .greedy
+        case .randomTopK(let k, _):
+            return SamplingParameters(temperature: temperature, topK: max(1, k), topP: 1, minP: 0, seed: seed)
+        case .randomProbabilityThreshold(let p, _):
+            return SamplingParameters(temperature: temperature, topK: 0, topP: Float(p), minP: 0, seed: seed)
+        case nil:
+            return SamplingParameters(temperature: temperature, topK: 40, topP: 0.95, minP: 0.05, seed: seed)
+        }
+    }
+
+    // MARK: Grammars
+
+    private func toolSignatures(_ request: GenerationRequest) -> [ToolSignature] {
+        guard request.options.toolCallingMode?.kind != .disallowed else { return [] }
+        var definitions = request.tools
+        if definitions.isEmpty {
+            for entry in request.transcript.entries {
+                if case .instructions(let instructions) = entry { definitions = instructions.toolDefinitions }
+            }
+        }
+        return definitions.map { ToolSignature(name: $0.name, arguments: $0.parameters) }
+    }
+
+    /// The matcher for the request's constraints (reset, with its mask cache warm), or nil for free text.
+    private func matcher(for request: GenerationRequest) throws -> GrammarMatcher? {
+        let tools = toolSignatures(request)
+        let required = request.options.toolCallingMode?.kind == .required
+        if tools.isEmpty && request.schema == nil { return nil }
+        let alternative: ToolCallAlternative? = tools.isEmpty ? nil
+            : (required ? ToolCallAlternative.none : request.schema.map { .value($0) } ?? .freeText)
+        let key = GrammarKey(schema: request.schema, tools: tools, alternative: alternative)
+        if let existing = matchers[key] {
+            existing.reset()
+            return existing
+        }
+        let grammar: ByteGrammar
+        do {
+            if let alternative {
+                grammar = try ByteGrammar.toolCalls(tools, alternative: alternative)
+            } else {
+                grammar = try ByteGrammar.compile(request.schema!)
+            }
+        } catch {
+            switch error.kind {
+            case .unsupportedGuide:
+                throw GenerationError.unsupportedGuide(.init(debugDescription: error.description))
+            case .invalidSchema:
+                throw GenerationError.decodingFailure(.init(debugDescription: "the schema cannot be generated: \(error.description)"))
+            }
+        }
+        let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
+        matchers[key] = matcher
+        return matcher
+    }
+
+    private func parseToolCalls(_ text: String, format: ToolCallFormat) throws -> [Transcript.ToolCall] {
+        var calls: [Transcript.ToolCall] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: format.opener) {
+            rest = rest[open.upperBound...]
+            guard let close = rest.range(of: format.closer) else { break }
+            let json = String(rest[..<close.lowerBound])
+            rest = rest[close.upperBound...]
+            let value: JSONValue
+            do { value = try JSONValue.parse(json) } catch {
+                throw GenerationError.decodingFailure(.init(debugDescription: "tool call is not JSON: \(json)"))
+            }
+            guard let name = value["name"]?.stringValue, let arguments = value["arguments"] else {
+                throw GenerationError.decodingFailure(.init(debugDescription: "tool call without name or arguments: \(json)"))
+            }
+            calls.append(Transcript.ToolCall(id: "call-\(calls.count)", toolName: name, arguments: GeneratedContent(arguments)))
+        }
+        return calls
+    }
+}

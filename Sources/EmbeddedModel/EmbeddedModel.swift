@@ -1,1 +1,0 @@
-// The EmbeddedModel module. Its sources are being written; see ARCHITECTURE.md.

@@ -1,13 +1,17 @@
 import ArgumentParser
+import EmbeddedModel
 import Foundation
+import FoundationModelsRuntime
 import GGUF
 import Guidance
+import Inference
+import Schema
 import Tokenizer
 
 /// `fmplay bench-guidance`: guided-generation overhead with a real vocabulary
 /// on the three reference workloads, next to the anchors in
 /// reference/constrained-decoding (xgrammar, llguidance, outlines-core).
-struct BenchGuidanceCommand: ParsableCommand {
+struct BenchGuidanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-guidance",
         abstract: "Measure vocabulary index, grammar compile and per-token mask times on the reference schemas.")
@@ -18,10 +22,12 @@ struct BenchGuidanceCommand: ParsableCommand {
     @Option(help: "Runs per measurement; the median run is reported.")
     var runs: Int = 5
 
-    func run() throws {
-        guard let path = ModelFactory.modelPath(explicit: model), FileManager.default.fileExists(atPath: path) else {
-            throw ValidationError("no model file; pass --model PATH or run `make setup` for the default model")
-        }
+    @Flag(help: "Also generate with the model: guided vs free tokens/s on the same prompt, and mask time per step.")
+    var generate = false
+
+    func run() async throws {
+        let path: String
+        do { path = try ModelLocator.resolve(explicitPath: model).path } catch { throw ValidationError("\(error)") }
         let tokenizer = try Tokenizer(gguf: try GGUFFile(path: path))
         let tokens = tokenizer.allTokenBytes()
         var special = Set<Int>()
@@ -35,7 +41,9 @@ struct BenchGuidanceCommand: ParsableCommand {
             vocabulary = VocabularyIndex(tokens: tokens, specialTokens: special.union(endings), endOfSequence: endings)
             indexTimes.append((GuidanceBenchmark.cpuMicroseconds() - start) / 1000)
         }
-        let tokenize = { (bytes: [UInt8]) in tokenizer.tokenize(bytes: bytes, addSpecial: false, parseSpecial: false).map(Int.init) }
+        let tokenize: ([UInt8]) -> [Int] = { bytes in
+            tokenizer.tokenize(bytes: bytes, addSpecial: false, parseSpecial: false).map(Int.init)
+        }
         print("vocabulary: \(tokens.count) tokens (\(URL(fileURLWithPath: path).lastPathComponent)); thread CPU time, median of \(runs) runs")
         print(String(format: "vocabulary index: %.1f ms (anchor: at most 20 ms; xgrammar 22, llguidance 119)", indexTimes.sorted()[indexTimes.count / 2]))
         print("")
@@ -49,5 +57,26 @@ struct BenchGuidanceCommand: ParsableCommand {
         }
         print("")
         print("targets: compile <= 1 ms, mask median <= 5 µs, p99 <= 50 µs; hard limit 5% of a ~6.8 ms decode step = 340 µs")
+        if generate { try await compareGeneration(path: path) }
+    }
+
+    /// The same prompt free and guided (itinerary schema), greedy, on the embedded model.
+    private func compareGeneration(path: String) async throws {
+        let model = try EmbeddedLanguageModel(path: path)
+        let transcript = Transcript(entries: [.prompt(.init(segments: [.text(.init(content: "Plan a five-day trip to Kyoto."))]))])
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 160)
+        print("")
+        print("| run | response tokens | tokens/s | time to first token (s) |")
+        print("|---|---:|---:|---:|")
+        for (label, schema) in [("free text", nil), ("guided (itinerary)", GuidanceBenchmark.itinerary)] as [(String, GenerationSchema?)] {
+            for _ in 0..<2 {  // the second run has the prompt cached
+                var statistics = GenerationStatistics()
+                for try await event in model.generate(GenerationRequest(transcript: transcript, schema: schema, options: options)) {
+                    if case .finished(let finished) = event { statistics = finished }
+                }
+                print(String(format: "| %@ | %d | %.1f | %.3f |", label, statistics.usage.responseTokens,
+                             statistics.tokensPerSecond, statistics.timeToFirstToken))
+            }
+        }
     }
 }

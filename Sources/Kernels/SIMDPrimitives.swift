@@ -193,6 +193,20 @@ func concatenate<V: SIMD, W: SIMD>(_ low: V, _ high: V, as: W.Type) -> W {
     return withUnsafeBytes(of: &pair) { $0.loadUnaligned(as: W.self) }
 }
 
+/// The F16 numbers in the low (or high) 16 bits of each lane, as F32.
+@inline(__always)
+func halvesToFloat(_ words: SIMD8<UInt32>, high: Bool) -> SIMD8<Float> {
+    #if arch(x86_64)
+    var raw = unsafeBitCast(words, to: Builtin.Vec8xInt32.self)
+    if high { raw = Builtin.lshr_Vec8xInt32(raw, unsafeBitCast(SIMD8<UInt32>(repeating: 16), to: Builtin.Vec8xInt32.self)) }
+    return SIMD8<Float>(unsafeBitCast(Builtin.trunc_Vec8xInt32_Vec8xInt16(raw), to: SIMD8<Float16>.self))
+    #else
+    var r = SIMD8<Float>()
+    for i in 0..<8 { r[i] = Float(Float16(bitPattern: UInt16(truncatingIfNeeded: high ? words[i] >> 16 : words[i]))) }
+    return r
+    #endif
+}
+
 @inline(__always)
 func loadHalf(_ p: UnsafeRawPointer, _ offset: Int = 0) -> Float {
     Float(p.loadUnaligned(fromByteOffset: offset, as: Float16.self))

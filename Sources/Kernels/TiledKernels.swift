@@ -48,16 +48,27 @@ enum TiledKernels {
         var acc = SIMD8<Float>(), off = SIMD8<Float>()
         for b in 0..<(matrix.columns / 32) {
             let xb = x.block(b)
-            let d0 = W.decode(w0, b), d1 = W.decode(w1, b), d2 = W.decode(w2, b), d3 = W.decode(w3, b)
-            let d4 = W.decode(w4, b), d5 = W.decode(w5, b), d6 = W.decode(w6, b), d7 = W.decode(w7, b)
             @inline(__always) func partial(_ w: UnsafeRawPointer, _ codes: SIMD32<UInt8>) -> SIMD8<Int32> {
                 blockPartialSums(W.self, codes: codes, magnitude: magnitudeOf(W.self, codes),
                                  pairWeights: W.pairWeights(w, b), x: xb)
             }
-            let isum = sumLanes(partial(w0, d0.codes), partial(w1, d1.codes), partial(w2, d2.codes), partial(w3, d3.codes),
+            let scales: SIMD8<Float>, offsets: SIMD8<Float>, isum: SIMD8<Int32>
+            if W.headerScales {
+                let at = W.blockBytes * b
+                @inline(__always) func header(_ w: UnsafeRawPointer) -> UInt32 { w.loadUnaligned(fromByteOffset: at, as: UInt32.self) }
+                (scales, offsets) = W.scales(headers: SIMD8(header(w0), header(w1), header(w2), header(w3),
+                                                            header(w4), header(w5), header(w6), header(w7)))
+                isum = sumLanes(partial(w0, W.codes(w0, b)), partial(w1, W.codes(w1, b)), partial(w2, W.codes(w2, b)),
+                                partial(w3, W.codes(w3, b)), partial(w4, W.codes(w4, b)), partial(w5, W.codes(w5, b)),
+                                partial(w6, W.codes(w6, b)), partial(w7, W.codes(w7, b)))
+            } else {
+                let d0 = W.decode(w0, b), d1 = W.decode(w1, b), d2 = W.decode(w2, b), d3 = W.decode(w3, b)
+                let d4 = W.decode(w4, b), d5 = W.decode(w5, b), d6 = W.decode(w6, b), d7 = W.decode(w7, b)
+                isum = sumLanes(partial(w0, d0.codes), partial(w1, d1.codes), partial(w2, d2.codes), partial(w3, d3.codes),
                                 partial(w4, d4.codes), partial(w5, d5.codes), partial(w6, d6.codes), partial(w7, d7.codes))
-            let scales = SIMD8<Float>(d0.scale, d1.scale, d2.scale, d3.scale, d4.scale, d5.scale, d6.scale, d7.scale)
-            let offsets = SIMD8<Float>(d0.offset, d1.offset, d2.offset, d3.offset, d4.offset, d5.offset, d6.offset, d7.offset)
+                scales = SIMD8<Float>(d0.scale, d1.scale, d2.scale, d3.scale, d4.scale, d5.scale, d6.scale, d7.scale)
+                offsets = SIMD8<Float>(d0.offset, d1.offset, d2.offset, d3.offset, d4.offset, d5.offset, d6.offset, d7.offset)
+            }
             acc.addProduct(scales * SIMD8(repeating: x.scales[b]), SIMD8<Float>(isum))
             if W.hasOffset { off.addProduct(offsets, SIMD8(repeating: x.sums[b])) }
         }

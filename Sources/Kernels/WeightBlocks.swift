@@ -12,10 +12,26 @@ protocol WeightBlocks {
     /// Block `b` (in 32-element blocks) of the row at `row`.
     static func decode(_ row: UnsafeRawPointer, _ b: Int) -> (codes: SIMD32<UInt8>, scale: Float, offset: Float)
     static func pairWeights(_ row: UnsafeRawPointer, _ b: Int) -> SIMD16<Int16>
+
+    /// True for the 32-element formats, whose blocks start with an F16 scale (and, for
+    /// Q4_1/Q5_1, an F16 offset): `rows8` then loads the eight rows' headers as one vector.
+    static var headerScales: Bool { get }
+    /// Bytes per 32-element block (formats with `headerScales`).
+    static var blockBytes: Int { get }
+    /// The codes alone (formats with `headerScales`).
+    static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8>
+    /// Scales and offsets of eight blocks from their first four bytes, exactly as `decode` gives them.
+    static func scales(headers: SIMD8<UInt32>) -> (scale: SIMD8<Float>, offset: SIMD8<Float>)
 }
 
 extension WeightBlocks {
     static var hasPairWeights: Bool { false }
+    static var headerScales: Bool { false }
+    static var blockBytes: Int { 0 }
+    @inline(__always)
+    static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> { decode(row, b).codes }
+    @inline(__always)
+    static func scales(headers: SIMD8<UInt32>) -> (scale: SIMD8<Float>, offset: SIMD8<Float>) { (SIMD8(), SIMD8()) }
     @inline(__always)
     static func pairWeights(_ row: UnsafeRawPointer, _ b: Int) -> SIMD16<Int16> { SIMD16(repeating: 1) }
 
@@ -26,6 +42,16 @@ extension WeightBlocks {
 }
 
 enum Q8_0Blocks: WeightBlocks {
+    static let headerScales = true, blockBytes = 34
+    @inline(__always)
+    static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> {
+        let blk = row + 34 * b
+        return blk.loadUnaligned(fromByteOffset: 2, as: SIMD32<UInt8>.self)
+    }
+    @inline(__always)
+    static func scales(headers: SIMD8<UInt32>) -> (scale: SIMD8<Float>, offset: SIMD8<Float>) {
+        (halvesToFloat(headers, high: false), SIMD8())
+    }
     static let format = QuantFormat.q8_0
     static let signedCodes = true, hasOffset = false
     @inline(__always)
@@ -36,6 +62,17 @@ enum Q8_0Blocks: WeightBlocks {
 }
 
 enum Q4_0Blocks: WeightBlocks {
+    static let headerScales = true, blockBytes = 18
+    @inline(__always)
+    static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> {
+        let blk = row + 18 * b
+        return nibbles(blk + 2)
+    }
+    @inline(__always)
+    static func scales(headers: SIMD8<UInt32>) -> (scale: SIMD8<Float>, offset: SIMD8<Float>) {
+        let d = halvesToFloat(headers, high: false)
+        return (d, SIMD8(repeating: -8) * d)
+    }
     static let format = QuantFormat.q4_0
     static let signedCodes = false, hasOffset = true
     @inline(__always)
@@ -47,6 +84,16 @@ enum Q4_0Blocks: WeightBlocks {
 }
 
 enum Q4_1Blocks: WeightBlocks {
+    static let headerScales = true, blockBytes = 20
+    @inline(__always)
+    static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> {
+        let blk = row + 20 * b
+        return nibbles(blk + 4)
+    }
+    @inline(__always)
+    static func scales(headers: SIMD8<UInt32>) -> (scale: SIMD8<Float>, offset: SIMD8<Float>) {
+        (halvesToFloat(headers, high: false), halvesToFloat(headers, high: true))
+    }
     static let format = QuantFormat.q4_1
     static let signedCodes = false, hasOffset = true
     @inline(__always)
@@ -57,6 +104,17 @@ enum Q4_1Blocks: WeightBlocks {
 }
 
 enum Q5_0Blocks: WeightBlocks {
+    static let headerScales = true, blockBytes = 22
+    @inline(__always)
+    static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> {
+        let blk = row + 22 * b
+        return bitOr(nibbles(blk + 6), bitAnd(expandBits(UInt32(littleEndian: blk.loadUnaligned(fromByteOffset: 2, as: UInt32.self))), SIMD32(repeating: 0x10)))
+    }
+    @inline(__always)
+    static func scales(headers: SIMD8<UInt32>) -> (scale: SIMD8<Float>, offset: SIMD8<Float>) {
+        let d = halvesToFloat(headers, high: false)
+        return (d, SIMD8(repeating: -16) * d)
+    }
     static let format = QuantFormat.q5_0
     static let signedCodes = false, hasOffset = true
     @inline(__always)
@@ -69,6 +127,16 @@ enum Q5_0Blocks: WeightBlocks {
 }
 
 enum Q5_1Blocks: WeightBlocks {
+    static let headerScales = true, blockBytes = 24
+    @inline(__always)
+    static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> {
+        let blk = row + 24 * b
+        return bitOr(nibbles(blk + 8), bitAnd(expandBits(UInt32(littleEndian: blk.loadUnaligned(fromByteOffset: 4, as: UInt32.self))), SIMD32(repeating: 0x10)))
+    }
+    @inline(__always)
+    static func scales(headers: SIMD8<UInt32>) -> (scale: SIMD8<Float>, offset: SIMD8<Float>) {
+        (halvesToFloat(headers, high: false), halvesToFloat(headers, high: true))
+    }
     static let format = QuantFormat.q5_1
     static let signedCodes = false, hasOffset = true
     @inline(__always)

@@ -8,7 +8,7 @@
 enum NestingGuard {
     static let maximumBracketDepth = 128
     /// `[` opened in a row, separated only by whitespace and comments.
-    static let maximumSquareBracketRun = 10
+    static let maximumSquareBracketRun = 6
 
     /// The bytes to parse, and the offset of the first bracket past the limit.
     static func neutralize(_ bytes: [UInt8], limit: Int = maximumBracketDepth) -> (bytes: [UInt8], firstOverflow: Int?) {

@@ -62,7 +62,7 @@ final class LintCommandTests: XCTestCase {
             "latin1.fmplay:2:2: error: invalid UTF-8 (byte 0xFF at offset 5); save the file as UTF-8",
             "binary.fmplay: error: binary file (it contains NUL bytes)",
             "huge.fmplay: error: file is 10.0 MB, larger than the 4 MB limit for prompt files",
-            "deep.fmplay:1:22: error: brackets nest too deeply here",
+            "deep.fmplay:1:18: error: brackets nest too deeply here",
             "plain.swift: error: not a prompt file: .swift files are linted only when they contain a #Playground block",
             "good/a.fmplay:3:15: error: property 'when' cannot be generated",
         ] {

@@ -49,6 +49,16 @@ final class DiagnosticFixtureTests: XCTestCase {
         for fixture in fixtures { try check(fixture) }
     }
 
+    /// Code from the WWDC seeds, verbatim: clean where it is prompt-file
+    /// code, with the expected diagnostics where it is app code.
+    func testSeedSnippetsLintAsExpected() throws {
+        let directory = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/seeds")
+        let seeds = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "fmplay" }
+        XCTAssertEqual(seeds.count, 4)
+        for seed in seeds { try check(seed) }
+    }
+
     func testEveryCodeHasATriggeringAndACleanFixture() throws {
         let names = Set(try Self.fixtures().map { $0.deletingPathExtension().lastPathComponent })
         for code in DiagnosticCode.allCases where !Self.codesWithoutFileFixtures.contains(code) {

@@ -33,13 +33,35 @@ public final class KernelContext: @unchecked Sendable {
     /// Strides are in elements and default to `weights.columns` and `weights.rows`.
     public func matmul(_ weights: MatrixView, input: UnsafePointer<Float>, tokens: Int,
                        output: UnsafeMutablePointer<Float>, inputStride: Int? = nil, outputStride: Int? = nil) {
-        let columns = weights.columns, rows = weights.rows
-        let inStride = inputStride ?? columns, outStride = outputStride ?? rows
-        guard tokens > 0, rows > 0 else { return }
-        // Rows per chunk: enough to amortise claiming, few enough to balance.
-        let grain = 16
-        if weights.format.isQuantized {
-            let rowBytes = QuantizedActivations.rowBytes(columns: columns)
+        run(MatmulTarget(weights, output: output, outputStride: outputStride), nil, nil,
+            input: input, tokens: tokens, inputStride: inputStride)
+    }
+
+    /// Two or three products of the same input (Q/K/V projections, FFN gate and up) in one
+    /// pass: the activations are quantized once and one parallel loop covers all rows.
+    /// Each output is bit-identical to what `matmul` gives for its matrix alone.
+    /// The matrices must have the same number of columns; their formats may differ.
+    public func matmul(_ first: MatmulTarget, _ second: MatmulTarget, _ third: MatmulTarget? = nil,
+                       input: UnsafePointer<Float>, tokens: Int, inputStride: Int? = nil) {
+        run(first, second, third, input: input, tokens: tokens, inputStride: inputStride)
+    }
+
+    private func run(_ t0: MatmulTarget, _ t1: MatmulTarget?, _ t2: MatmulTarget?,
+                     input: UnsafePointer<Float>, tokens: Int, inputStride: Int?) {
+        let columns = t0.weights.columns
+        precondition(t1.map { $0.weights.columns == columns } ?? true && t2.map { $0.weights.columns == columns } ?? true,
+                     "matmul: products sharing an input need the same number of columns")
+        let inStride = inputStride ?? columns
+        guard tokens > 0 else { return }
+        let anyQuantized = t0.weights.format.isQuantized || (t1?.weights.format.isQuantized ?? false)
+            || (t2?.weights.format.isQuantized ?? false)
+        // Quantize the activations once for every quantized product.
+        let rowBytes = QuantizedActivations.rowBytes(columns: columns)
+        let blocks = columns / 32
+        let groups = tokens / 8
+        let groupBytes = TiledKernels.TokenGroup.bytes(blocks: blocks)
+        var quantized = UnsafeRawPointer(bitPattern: 1)!, packed = UnsafeRawPointer(bitPattern: 1)!
+        if anyQuantized {
             let activations = activationScratch.reserve(bytes: rowBytes * tokens)
             let quantizeRows = { (range: Range<Int>) in
                 for t in range {
@@ -47,50 +69,65 @@ public final class KernelContext: @unchecked Sendable {
                 }
             }
             if tokens >= 4 { pool.parallelFor(tokens, grain: 1, quantizeRows) } else { quantizeRows(0..<tokens) }
-            let blocks = columns / 32
-            let groups = tokens / 8
-            let groupBytes = TiledKernels.TokenGroup.bytes(blocks: blocks)
-            let packed = groupScratch.reserve(bytes: groupBytes * groups)
-            let quantized = UnsafeRawPointer(activations)
+            let groupMemory = groupScratch.reserve(bytes: groupBytes * groups)
+            quantized = UnsafeRawPointer(activations)
+            let source = quantized
             if groups > 0 {
                 pool.parallelFor(groups, grain: 1) { range in
                     for g in range {
-                        TiledKernels.TokenGroup.pack(rows: quantized + 8 * g * rowBytes, rowBytes: rowBytes, blocks: blocks,
-                                                     into: packed + g * groupBytes)
+                        TiledKernels.TokenGroup.pack(rows: source + 8 * g * rowBytes, rowBytes: rowBytes, blocks: blocks,
+                                                     into: groupMemory + g * groupBytes)
                     }
                 }
             }
-            let y = output
-            func run<W: WeightBlocks>(_ w: W.Type) {
-                TiledKernels.matmul(w, weights, activations: quantized, rowBytes: rowBytes, groups: UnsafeRawPointer(packed),
-                                    tokens: tokens, output: y, outputStride: outStride, pool: pool)
-            }
-            switch weights.format {
-            case .q8_0: run(Q8_0Blocks.self)
-            case .q4_0: run(Q4_0Blocks.self)
-            case .q4_1: run(Q4_1Blocks.self)
-            case .q5_0: run(Q5_0Blocks.self)
-            case .q5_1: run(Q5_1Blocks.self)
-            case .q4_K: run(Q4_KBlocks.self)
-            case .q5_K: run(Q5_KBlocks.self)
-            case .q6_K: run(Q6_KBlocks.self)
-            case .f32, .f16, .bf16: preconditionFailure("unreachable")
-            }
-        } else {
-            let kernel: (UnsafeRawPointer, UnsafePointer<Float>, Int) -> Float
-            switch weights.format {
-            case .f32: kernel = FloatDot.f32
-            case .f16: kernel = FloatDot.f16
-            default: kernel = FloatDot.bf16
-            }
-            pool.parallelFor(rows, grain: grain) { range in
-                for r in range {
-                    let w = weights.row(r)
-                    for t in 0..<tokens {
-                        output[t * outStride + r] = kernel(w, input + t * inStride, columns)
-                    }
+            packed = UnsafeRawPointer(groupMemory)
+        }
+        // The products' rows, each padded to a multiple of 8, laid end to end; chunks of 8
+        // rows then never straddle two products or split an 8-row group.
+        @inline(__always) func padded(_ t: MatmulTarget?) -> Int { ((t?.weights.rows ?? 0) + 7) / 8 * 8 }
+        let end0 = padded(t0), end1 = end0 + padded(t1), end2 = end1 + padded(t2)
+        let activations = quantized, tokenGroups = packed
+        pool.parallelFor(end2, grain: 8) { range in
+            var lower = range.lowerBound
+            while lower < range.upperBound {
+                let (target, start, end) = lower < end0 ? (t0, 0, end0) : (lower < end1 ? (t1!, end0, end1) : (t2!, end1, end2))
+                let upper = min(range.upperBound, end)
+                let rows = (lower - start)..<min(upper - start, target.weights.rows)
+                if !rows.isEmpty {
+                    KernelContext.compute(target, rows: rows, input: input, inputStride: inStride, tokens: tokens,
+                                          activations: activations, rowBytes: rowBytes, groups: tokenGroups)
                 }
+                lower = upper
             }
+        }
+    }
+
+    private static func compute(_ target: MatmulTarget, rows: Range<Int>, input: UnsafePointer<Float>, inputStride: Int,
+                                tokens: Int, activations: UnsafeRawPointer, rowBytes: Int, groups: UnsafeRawPointer) {
+        let weights = target.weights, output = target.output
+        let outStride = target.outputStride ?? weights.rows
+        func run<W: WeightBlocks>(_ w: W.Type) {
+            TiledKernels.rows(w, weights, rows, activations: activations, rowBytes: rowBytes, groups: groups,
+                              tokens: tokens, output: output, outputStride: outStride)
+        }
+        func runFloat(_ kernel: (UnsafeRawPointer, UnsafePointer<Float>, Int) -> Float) {
+            for r in rows {
+                let w = weights.row(r)
+                for t in 0..<tokens { output[t * outStride + r] = kernel(w, input + t * inputStride, weights.columns) }
+            }
+        }
+        switch weights.format {
+        case .q8_0: run(Q8_0Blocks.self)
+        case .q4_0: run(Q4_0Blocks.self)
+        case .q4_1: run(Q4_1Blocks.self)
+        case .q5_0: run(Q5_0Blocks.self)
+        case .q5_1: run(Q5_1Blocks.self)
+        case .q4_K: run(Q4_KBlocks.self)
+        case .q5_K: run(Q5_KBlocks.self)
+        case .q6_K: run(Q6_KBlocks.self)
+        case .f32: runFloat(FloatDot.f32)
+        case .f16: runFloat(FloatDot.f16)
+        case .bf16: runFloat(FloatDot.bf16)
         }
     }
 
@@ -118,5 +155,19 @@ struct ScratchBuffer {
         base?.deallocate()
         base = nil
         capacity = 0
+    }
+}
+
+/// One product in a shared-input `matmul`: its weights and where its outputs go
+/// (`output[t * outputStride + r]`, `outputStride` defaulting to the row count).
+public struct MatmulTarget: @unchecked Sendable {
+    public let weights: MatrixView
+    public let output: UnsafeMutablePointer<Float>
+    public let outputStride: Int?
+
+    public init(_ weights: MatrixView, output: UnsafeMutablePointer<Float>, outputStride: Int? = nil) {
+        self.weights = weights
+        self.output = output
+        self.outputStride = outputStride
     }
 }

@@ -99,30 +99,29 @@ enum TiledKernels {
         for t in 0..<8 { output[t * outputStride] = result[t] }
     }
 
-    /// The whole product for one quantized format: activations already quantized
-    /// (`tokens` rows of `rowBytes` at `activations`), token groups packed at `groups`.
-    static func matmul<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, activations: UnsafeRawPointer, rowBytes: Int,
-                                        groups: UnsafeRawPointer, tokens: Int, output: UnsafeMutablePointer<Float>,
-                                        outputStride: Int, pool: ThreadPool) {
+    /// Rows `range` of the product for one quantized format: activations already
+    /// quantized (`tokens` rows of `rowBytes` at `activations`), token groups packed at `groups`.
+    /// `range` starts at a multiple of 8.
+    static func rows<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer,
+                                      rowBytes: Int, groups: UnsafeRawPointer, tokens: Int,
+                                      output: UnsafeMutablePointer<Float>, outputStride: Int) {
         let blocks = matrix.columns / 32
         let groupCount = tokens / 8
         let groupBytes = TokenGroup.bytes(blocks: blocks)
-        pool.parallelFor(matrix.rows, grain: 8) { range in
-            // Token groups outermost: a group's activations stay in L1 while the chunk's rows pass.
-            for g in 0..<groupCount {
-                let group = TokenGroup(groups + g * groupBytes, blocks: blocks)
-                for r in range {
-                    tokens8(W.self, row: matrix.row(r), blocks: blocks, group: group,
-                            output: output + 8 * g * outputStride + r, outputStride: outputStride)
-                }
+        // Token groups outermost: a group's activations stay in L1 while the chunk's rows pass.
+        for g in 0..<groupCount {
+            let group = TokenGroup(groups + g * groupBytes, blocks: blocks)
+            for r in range {
+                tokens8(W.self, row: matrix.row(r), blocks: blocks, group: group,
+                        output: output + 8 * g * outputStride + r, outputStride: outputStride)
             }
-            for t in (8 * groupCount)..<tokens {
-                let x = QuantizedRow(activations + t * rowBytes, columns: matrix.columns)
-                var r = range.lowerBound
-                while r < range.upperBound {
-                    rows8(W.self, matrix, firstRow: r, x: x, output: output + t * outputStride + r)
-                    r += 8
-                }
+        }
+        for t in (8 * groupCount)..<tokens {
+            let x = QuantizedRow(activations + t * rowBytes, columns: matrix.columns)
+            var r = range.lowerBound
+            while r < range.upperBound {
+                rows8(W.self, matrix, firstRow: r, x: x, output: output + t * outputStride + r)
+                r += 8
             }
         }
     }

@@ -93,6 +93,27 @@ final class KernelTests: XCTestCase {
         }
     }
 
+    /// Products sharing an input (mixed formats and row counts) equal the separate products bit for bit.
+    func testSharedInputProductsEqualSeparateProducts() {
+        var rng = SeededGenerator(seed: 6)
+        let context = KernelContext(threads: 3)
+        let columns = 512, tokens = 11
+        let shapes: [(QuantFormat, Int)] = [(.q4_K, 45), (.q6_K, 16), (.f16, 13)]
+        let matrices = shapes.map { StoredMatrix(format: $0.0, rows: $0.1, columns: columns, values: randomFloats($0.1 * columns, using: &rng)) }
+        let x = randomFloats(tokens * columns, using: &rng)
+        var separate = matrices.map { [Float](repeating: 0, count: $0.rows * tokens) }
+        let outputs = matrices.map { UnsafeMutableBufferPointer<Float>.allocate(capacity: $0.rows * tokens) }
+        defer { outputs.forEach { $0.deallocate() } }
+        for o in outputs { o.initialize(repeating: .nan) }
+        for i in matrices.indices { matrices[i].withView { context.matmul($0, input: x, tokens: tokens, output: &separate[i]) } }
+        matrices[0].withView { v0 in matrices[1].withView { v1 in matrices[2].withView { v2 in
+            context.matmul(MatmulTarget(v0, output: outputs[0].baseAddress!), MatmulTarget(v1, output: outputs[1].baseAddress!),
+                           MatmulTarget(v2, output: outputs[2].baseAddress!), input: x, tokens: tokens)
+        } } }
+        let shared = outputs.map { Array($0) }
+        for i in matrices.indices { XCTAssertEqual(shared[i], separate[i], "\(matrices[i].format)") }
+    }
+
     func testResultsDoNotDependOnThreadCount() {
         var rng = SeededGenerator(seed: 5)
         let contexts = [1, 2, 3, 5].map { KernelContext(threads: $0) }

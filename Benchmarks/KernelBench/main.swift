@@ -96,6 +96,11 @@ for threads in threadCounts {
         print(line)
         weights.deallocate()
     }
+    let pool = context.pool
+    let sink = UnsafeMutablePointer<Int>.allocate(capacity: 64)
+    let loopSeconds = measure { pool.parallelFor(64, grain: 8) { range in for i in range { sink[i] = i } } }
+    print(String(format: "parallelFor of 8 tiny chunks: %.2f µs per loop (fastest)", loopSeconds * 1e6))
+    sink.deallocate()
     print(String(format: "model matrix products only: tg %.0f tok/s, pp%d %.0f tok/s (llama.cpp whole model at 2 threads: tg128 147, pp512 385)",
                  1 / tokenSeconds, promptTokens, Double(promptTokens) / promptSeconds))
 }

@@ -15,30 +15,29 @@ public enum QuantizedActivations {
     /// Quantizes `columns` floats (a multiple of 32) into `destination`.
     public static func quantizeRow(_ x: UnsafePointer<Float>, columns: Int, into destination: UnsafeMutableRawPointer) {
         let blocks = columns / 32
-        let codes = destination.assumingMemoryBound(to: Int8.self)
+        let codes = destination
         let scales = (destination + blocks * 32).assumingMemoryBound(to: Float.self)
         let sums = scales + blocks
-        let signMask = SIMD8<UInt32>(repeating: 0x7FFF_FFFF)
         for b in 0..<blocks {
             let v = UnsafeRawPointer(x + 32 * b)
             let x0 = v.loadUnaligned(as: SIMD8<Float>.self), x1 = v.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self)
             let x2 = v.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self), x3 = v.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self)
-            @inline(__always) func magnitude(_ a: SIMD8<Float>) -> SIMD8<Float> {
-                unsafeBitCast(unsafeBitCast(a, to: SIMD8<UInt32>.self) & signMask, to: SIMD8<Float>.self)
-            }
-            let amax = pointwiseMax(pointwiseMax(magnitude(x0), magnitude(x1)), pointwiseMax(magnitude(x2), magnitude(x3))).max()
+            let amax = horizontalMax(lanewiseMax(lanewiseMax(magnitude(x0), magnitude(x1)), lanewiseMax(magnitude(x2), magnitude(x3))))
             let d = amax / 127
             let id: Float = d == 0 ? 0 : 1 / d
             let scale = SIMD8<Float>(repeating: id)
-            let q0 = SIMD8<Int32>((x0 * scale).rounded(.toNearestOrEven)), q1 = SIMD8<Int32>((x1 * scale).rounded(.toNearestOrEven))
-            let q2 = SIMD8<Int32>((x2 * scale).rounded(.toNearestOrEven)), q3 = SIMD8<Int32>((x3 * scale).rounded(.toNearestOrEven))
-            let out = UnsafeMutableRawPointer(codes + 32 * b)
-            out.storeBytes(of: SIMD8<Int8>(truncatingIfNeeded: q0), as: SIMD8<Int8>.self)
-            out.storeBytes(of: SIMD8<Int8>(truncatingIfNeeded: q1), toByteOffset: 8, as: SIMD8<Int8>.self)
-            out.storeBytes(of: SIMD8<Int8>(truncatingIfNeeded: q2), toByteOffset: 16, as: SIMD8<Int8>.self)
-            out.storeBytes(of: SIMD8<Int8>(truncatingIfNeeded: q3), toByteOffset: 24, as: SIMD8<Int8>.self)
+            let q0 = roundToInt32(x0 * scale), q1 = roundToInt32(x1 * scale)
+            let q2 = roundToInt32(x2 * scale), q3 = roundToInt32(x3 * scale)
+            let out = codes + 32 * b
+            out.storeBytes(of: truncateToInt8(q0), as: SIMD8<Int8>.self)
+            out.storeBytes(of: truncateToInt8(q1), toByteOffset: 8, as: SIMD8<Int8>.self)
+            out.storeBytes(of: truncateToInt8(q2), toByteOffset: 16, as: SIMD8<Int8>.self)
+            out.storeBytes(of: truncateToInt8(q3), toByteOffset: 24, as: SIMD8<Int8>.self)
             scales[b] = d
-            sums[b] = d * Float(((q0 &+ q1) &+ (q2 &+ q3)).wrappedSum())
+            let total = (q0 &+ q1) &+ (q2 &+ q3)
+            var sum: Int32 = 0
+            for i in 0..<8 { sum &+= total[i] }
+            sums[b] = d * Float(sum)
         }
     }
 }

@@ -193,6 +193,56 @@ func concatenate<V: SIMD, W: SIMD>(_ low: V, _ high: V, as: W.Type) -> W {
     return withUnsafeBytes(of: &pair) { $0.loadUnaligned(as: W.self) }
 }
 
+/// |v| lane-wise.
+@inline(__always)
+func magnitude(_ v: SIMD8<Float>) -> SIMD8<Float> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.and_Vec8xInt32(unsafeBitCast(v, to: Builtin.Vec8xInt32.self),
+                                                unsafeBitCast(SIMD8<UInt32>(repeating: 0x7FFF_FFFF), to: Builtin.Vec8xInt32.self)),
+                         to: SIMD8<Float>.self)
+    #else
+    return SIMD8<Float>(v.indices.map { abs(v[$0]) })
+    #endif
+}
+
+@inline(__always)
+func lanewiseMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.int_x86_avx_max_ps_256(unsafeBitCast(a, to: Builtin.Vec8xFPIEEE32.self),
+                                                        unsafeBitCast(b, to: Builtin.Vec8xFPIEEE32.self)), to: SIMD8<Float>.self)
+    #else
+    return pointwiseMax(a, b)
+    #endif
+}
+
+@inline(__always)
+func horizontalMax(_ v: SIMD8<Float>) -> Float {
+    var m = v[0]
+    for i in 1..<8 { m = max(m, v[i]) }
+    return m
+}
+
+/// Rounds to the nearest integer, ties to even (x86 `vcvtps2dq` in the default rounding mode).
+@inline(__always)
+func roundToInt32(_ v: SIMD8<Float>) -> SIMD8<Int32> {
+    #if arch(x86_64)
+    let rounded = Builtin.int_rint_Vec8xFPIEEE32(unsafeBitCast(v, to: Builtin.Vec8xFPIEEE32.self))
+    return unsafeBitCast(Builtin.fptosi_Vec8xFPIEEE32_Vec8xInt32(rounded), to: SIMD8<Int32>.self)
+    #else
+    return SIMD8<Int32>(v.rounded(.toNearestOrEven))
+    #endif
+}
+
+/// The low byte of each lane.
+@inline(__always)
+func truncateToInt8(_ v: SIMD8<Int32>) -> SIMD8<Int8> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.trunc_Vec8xInt32_Vec8xInt8(unsafeBitCast(v, to: Builtin.Vec8xInt32.self)), to: SIMD8<Int8>.self)
+    #else
+    return SIMD8<Int8>(truncatingIfNeeded: v)
+    #endif
+}
+
 /// The F16 numbers in the low (or high) 16 bits of each lane, as F32.
 @inline(__always)
 func halvesToFloat(_ words: SIMD8<UInt32>, high: Bool) -> SIMD8<Float> {

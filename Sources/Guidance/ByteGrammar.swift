@@ -254,22 +254,41 @@ struct GrammarBuilder {
         bodies[machine] = body
     }
 
-    private enum Action: Equatable {
+    /// Defines `machine` as the JSON string machine, compiled once per process.
+    mutating func defineSharedString(_ machine: Int) {
+        bodies[machine] = Self.sharedString.body
+        prebuilt[machine] = Self.sharedString.dfa
+    }
+
+    private var prebuilt: [Int: MachineDFA] = [:]
+
+    private static let sharedString: (body: ByteNFA, dfa: MachineDFA) = {
+        var string = ByteNFA()
+        let open = string.literal([0x22], from: string.start)
+        let content = string.star(from: open) { nfa, from in nfa.anyJSONStringCharacter(from: from) }
+        string.accept(from: string.literal([0x22], from: content))
+        let dfa = try! GrammarBuilder().determinize(string, name: "String", callees: [])
+        return (string, minimize(dfa))
+    }()
+
+    fileprivate enum Action: Equatable {
         case shift(Int32)
         case call(machine: Int32, returnTo: Int32)
     }
 
-    private struct RowEntry {
+    fileprivate struct RowEntry {
         var lo: Int
         var hi: Int
         var action: Action
     }
 
-    private struct MachineDFA {
+    fileprivate struct MachineDFA {
         var rows: [[RowEntry]] = []
         var accepting: [Bool] = []
         /// Bytes the machine can start with.
         var firstBytes = [Bool](repeating: false, count: 256)
+        /// Where `firstBytes` changes value (range starts and ends + 1).
+        var firstBoundaries: [Int] = []
     }
 
     /// Compiles the machines reachable from `root` (machine 0 first, when it
@@ -287,8 +306,20 @@ struct GrammarBuilder {
             guard let body = bodies[machine] else {
                 throw GuidanceError(.invalidSchema, path: names[machine], "machine has no body")
             }
-            for edges in body.calls { for edge in edges { try visit(Int(edge.machine)) } }
-            dfas[machine] = Self.minimize(try determinize(body, name: names[machine], callees: dfas))
+            if let shared = prebuilt[machine] {
+                dfas[machine] = shared
+            } else {
+                var hasCalls = false
+                for edges in body.calls where !edges.isEmpty {
+                    hasCalls = true
+                    for edge in edges { try visit(Int(edge.machine)) }
+                }
+                let dfa = try determinize(body, name: names[machine], callees: dfas)
+                // Byte-only machines (strings, numbers, patterns) have redundant
+                // states from their character paths; machines with calls are tries
+                // of literals around calls and are left as they are.
+                dfas[machine] = hasCalls ? dfa : Self.minimize(dfa)
+            }
             visiting.remove(machine)
             order.append(machine)
         }
@@ -427,17 +458,33 @@ struct GrammarBuilder {
             result.rows[id] = row
         }
         result.firstBytes = dfa.firstBytes
+        result.firstBoundaries = dfa.firstBoundaries
         return result
     }
 
     private func determinize(_ nfa: ByteNFA, name: String, callees: [MachineDFA?]) throws(GuidanceError) -> MachineDFA {
+        // Epsilon closure with a stamped visited array (no hashing).
+        var stamp = [Int32](repeating: -1, count: nfa.stateCount)
+        var round: Int32 = 0
         func closure(_ seeds: [Int32]) -> [Int32] {
-            var seen = Set<Int32>(seeds)
-            var stack = seeds
-            while let state = stack.popLast() {
-                for next in nfa.epsilons[Int(state)] where seen.insert(next).inserted { stack.append(next) }
+            round += 1
+            var members: [Int32] = []
+            var stack: [Int32] = []
+            for seed in seeds where stamp[Int(seed)] != round {
+                stamp[Int(seed)] = round
+                stack.append(seed)
             }
-            return seen.sorted()
+            while let state = stack.popLast() {
+                members.append(state)
+                for next in nfa.epsilons[Int(state)] where stamp[Int(next)] != round {
+                    stamp[Int(next)] = round
+                    stack.append(next)
+                }
+            }
+            // Only states with edges or the final state tell sets apart.
+            return members.filter { state in
+                Int(state) == nfa.final || !nfa.byteEdges[Int(state)].isEmpty || !nfa.calls[Int(state)].isEmpty
+            }.sorted()
         }
 
         var dfa = MachineDFA()
@@ -467,10 +514,7 @@ struct GrammarBuilder {
                 }
                 for call in nfa.calls[Int(state)] {
                     calls.append(call)
-                    let first = callees[Int(call.machine)]!.firstBytes
-                    for byte in 0..<256 where first[byte] != (byte > 0 && first[byte - 1]) {
-                        boundaries.insert(byte)
-                    }
+                    for boundary in callees[Int(call.machine)]!.firstBoundaries { boundaries.insert(boundary) }
                 }
             }
             let points = boundaries.sorted()
@@ -512,7 +556,10 @@ struct GrammarBuilder {
         if dfa.accepting[0] {
             throw GuidanceError(.invalidSchema, path: name, "a value may not be empty")
         }
-        for entry in dfa.rows[0] { for byte in entry.lo...entry.hi { dfa.firstBytes[byte] = true } }
+        for entry in dfa.rows[0] {
+            for byte in entry.lo...entry.hi { dfa.firstBytes[byte] = true }
+            dfa.firstBoundaries += [entry.lo, entry.hi + 1]
+        }
         return dfa
     }
 }

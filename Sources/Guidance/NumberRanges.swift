@@ -68,6 +68,28 @@ extension ByteNFA {
         return end
     }
 
+    /// Any number in the documented format: `-?(0|[1-9][0-9]{0,14})(\.[0-9]{1,15})?`
+    /// (the integer form without the fraction).
+    mutating func plainNumber(integer: Bool, from: Int) -> Int {
+        let signed = optional(from: from) { nfa, start in nfa.literal([0x2D], from: start) }
+        let whole = choice(from: signed, [
+            { nfa, start in nfa.literal([0x30], from: start) },
+            { nfa, start in
+                let lead = nfa.byteSet([0x31...0x39], from: start)
+                return nfa.repeated(from: lead, minimum: 0, maximum: NumberRanges.maximumIntegerDigits - 1) { nfa, start in
+                    nfa.byteSet([0x30...0x39], from: start)
+                }
+            },
+        ])
+        if integer { return whole }
+        return optional(from: whole) { nfa, start in
+            let point = nfa.literal([0x2E], from: start)
+            return nfa.repeated(from: point, minimum: 1, maximum: NumberRanges.maximumFractionDigits) { nfa, start in
+                nfa.byteSet([0x30...0x39], from: start)
+            }
+        }
+    }
+
     /// A number in `lo...hi` (both finite, within `NumberRanges.limit`).
     mutating func numberRange(_ lo: Double, _ hi: Double, from: Int) -> Int {
         let end = addState()
@@ -89,11 +111,20 @@ extension ByteNFA {
         let low = NumberRanges.digits(a)
         let high = NumberRanges.digits(b)
         guard a <= b else { return end }
-        for length in low.count...high.count {
-            let lower = length == low.count ? low : [1] + [UInt8](repeating: 0, count: length - 1)
-            let upper = length == high.count ? high : [UInt8](repeating: 9, count: length)
-            addEpsilon(from: sameLengthRange(lower, upper, from: from), to: end)
+        if low.count == high.count {
+            addEpsilon(from: sameLengthRange(low, high, from: from), to: end)
+            return end
         }
+        addEpsilon(from: sameLengthRange(low, [UInt8](repeating: 9, count: low.count), from: from), to: end)
+        if high.count - low.count >= 2 {
+            // Every length strictly between: a non-zero digit, then any digits.
+            let lead = byteSet([0x31...0x39], from: from)
+            let rest = repeated(from: lead, minimum: low.count, maximum: high.count - 2) { nfa, start in
+                nfa.byteSet([0x30...0x39], from: start)
+            }
+            addEpsilon(from: rest, to: end)
+        }
+        addEpsilon(from: sameLengthRange([1] + [UInt8](repeating: 0, count: high.count - 1), high, from: from), to: end)
         return end
     }
 
@@ -114,8 +145,8 @@ extension ByteNFA {
             let lowDigit = tightLow ? lower[position] : 0
             let highDigit = tightHigh ? upper[position] : 9
             guard lowDigit <= highDigit else { continue }
-            for digit in lowDigit...highDigit {
-                let nextKey = (position + 1) << 2 | (tightLow && digit == lowDigit ? 2 : 0) | (tightHigh && digit == highDigit ? 1 : 0)
+            for (first, last) in Self.digitGroups(lowDigit, highDigit) {
+                let nextKey = (position + 1) << 2 | (tightLow && first == lowDigit ? 2 : 0) | (tightHigh && last == highDigit ? 1 : 0)
                 let next: Int
                 if let existing = states[nextKey] {
                     next = existing
@@ -124,7 +155,7 @@ extension ByteNFA {
                     states[nextKey] = next
                     pending.append(nextKey)
                 }
-                addBytes(from: state, 0x30 + digit, 0x30 + digit, to: next)
+                addBytes(from: state, 0x30 + first, 0x30 + last, to: next)
             }
         }
         return end
@@ -169,9 +200,9 @@ extension ByteNFA {
             let lowDigit: UInt8 = tightLow ? lower[position] : 0
             let highDigit: UInt8 = tightHigh ? (position < upper!.count ? upper![position] : 0) : 9
             guard lowDigit <= highDigit else { continue }
-            for digit in lowDigit...highDigit {
-                let stillLow = tightLow && digit == lowDigit && position + 1 < lower.count
-                let stillHigh = tightHigh && digit == highDigit
+            for (first, last) in Self.digitGroups(lowDigit, highDigit) {
+                let stillLow = tightLow && first == lowDigit && position + 1 < lower.count
+                let stillHigh = tightHigh && last == highDigit
                 let nextKey = (position + 1) << 2 | (stillLow ? 2 : 0) | (stillHigh ? 1 : 0)
                 let next: Int
                 if let existing = states[nextKey] {
@@ -181,9 +212,19 @@ extension ByteNFA {
                     states[nextKey] = next
                     pending.append(nextKey)
                 }
-                addBytes(from: state, 0x30 + digit, 0x30 + digit, to: next)
+                addBytes(from: state, 0x30 + first, 0x30 + last, to: next)
             }
         }
         return end
+    }
+
+    /// The digits `low...high` split so the bounds are their own groups:
+    /// `[low]`, `low+1...high-1`, `[high]` (fewer when they coincide).
+    static func digitGroups(_ low: UInt8, _ high: UInt8) -> [(UInt8, UInt8)] {
+        if low == high { return [(low, low)] }
+        var groups: [(UInt8, UInt8)] = [(low, low)]
+        if high - low >= 2 { groups.append((low + 1, high - 1)) }
+        groups.append((high, high))
+        return groups
     }
 }

@@ -49,11 +49,7 @@ struct SchemaCompiler {
     init(options: GrammarOptions) {
         self.options = options
         stringMachine = builder.reserve("String")
-        var string = ByteNFA()
-        let open = string.literal([0x22], from: string.start)
-        let content = string.star(from: open) { nfa, from in nfa.anyJSONStringCharacter(from: from) }
-        string.accept(from: string.literal([0x22], from: content))
-        builder.define(stringMachine, string)
+        builder.defineSharedString(stringMachine)
     }
 
     /// A grammar of the shared string machine alone (for the vocabulary's precomputed masks).
@@ -162,6 +158,8 @@ struct SchemaCompiler {
         case .string(let guides):
             guard let end = guidedString(guides, path: path, into: &nfa) else { return nil }
             nfa.accept(from: end)
+        case .integer(let guides) where guides == .none, .number(let guides) where guides == .none:
+            nfa.accept(from: nfa.plainNumber(integer: type == .integer(guides), from: nfa.start))
         case .integer(let guides):
             guard let (lo, hi) = bounds(guides, path: path, integer: true) else { return nil }
             let end = nfa.integerRange(Int64(lo), Int64(hi), from: nfa.start)
@@ -355,7 +353,7 @@ struct SchemaCompiler {
         machines[.any(level: level)] = machine
         var nfa = ByteNFA()
         nfa.accept(from: nfa.call(stringMachine, from: nfa.start))
-        nfa.accept(from: nfa.numberRange(-NumberRanges.limit, NumberRanges.limit, from: nfa.start))
+        nfa.accept(from: nfa.plainNumber(integer: false, from: nfa.start))
         for word in ["true", "false", "null"] { nfa.accept(from: nfa.literal(Array(word.utf8), from: nfa.start)) }
         if level < options.maximumAnyDepth {
             let inner = anyMachine(level: level + 1)

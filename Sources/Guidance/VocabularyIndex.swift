@@ -51,15 +51,29 @@ public final class VocabularyIndex: @unchecked Sendable {
             for position in 0..<8 { key = key << 8 | UInt64(position < bytes.count ? bytes[position] : 0) }
             prefixes[id] = key
         }
-        tokens.withUnsafeBufferPointer { tokens in
-            prefixes.withUnsafeBufferPointer { prefixes in
-                order.sort { a, b in
-                    let keyA = prefixes[Int(a)]
-                    let keyB = prefixes[Int(b)]
-                    if keyA != keyB { return keyA < keyB }
-                    return tokens[Int(a)].lexicographicallyPrecedes(tokens[Int(b)])
-                }
+        // LSD radix sort on the 8-byte prefix, then a comparison sort inside
+        // the rare groups whose prefixes are equal.
+        var scratch = order
+        for pass in 0..<8 {
+            let shift = UInt64(pass * 8)
+            var counts = [Int](repeating: 0, count: 257)
+            for id in order { counts[Int((prefixes[Int(id)] >> shift) & 0xFF) + 1] += 1 }
+            for bucket in 0..<256 { counts[bucket + 1] += counts[bucket] }
+            for id in order {
+                let bucket = Int((prefixes[Int(id)] >> shift) & 0xFF)
+                scratch[counts[bucket]] = id
+                counts[bucket] += 1
             }
+            swap(&order, &scratch)
+        }
+        var groupStart = 0
+        while groupStart < order.count {
+            var groupEnd = groupStart + 1
+            while groupEnd < order.count, prefixes[Int(order[groupEnd])] == prefixes[Int(order[groupStart])] { groupEnd += 1 }
+            if groupEnd - groupStart > 1 {
+                order[groupStart..<groupEnd].sort { tokens[Int($0)].lexicographicallyPrecedes(tokens[Int($1)]) }
+            }
+            groupStart = groupEnd
         }
 
         var bytes: [UInt8] = []
@@ -67,25 +81,38 @@ public final class VocabularyIndex: @unchecked Sendable {
         var ends: [UInt32] = []
         var tokenStarts: [UInt32] = []
         var tokenList: [UInt32] = []
+        let estimate = tokens.count * 3
+        bytes.reserveCapacity(estimate)
+        depths.reserveCapacity(estimate)
+        ends.reserveCapacity(estimate)
+        tokenStarts.reserveCapacity(estimate)
+        tokenList.reserveCapacity(tokens.count)
         var path: [Int] = []
-        var previous: [UInt8] = []
         var longest = 0
-        for id in order {
-            let token = tokens[Int(id)]
-            longest = max(longest, token.count)
-            var common = 0
-            let limit = min(previous.count, token.count)
-            while common < limit && previous[common] == token[common] { common += 1 }
-            while path.count > common { ends[path.removeLast()] = UInt32(bytes.count) }
-            for position in common..<token.count {
-                path.append(bytes.count)
-                bytes.append(token[position])
-                depths.append(UInt16(position + 1))
-                ends.append(0)
-                tokenStarts.append(UInt32(tokenList.count))
+        tokens.withUnsafeBufferPointer { tokens in
+            var previous: Int32 = -1
+            for id in order {
+                tokens[Int(id)].withUnsafeBufferPointer { token in
+                    longest = max(longest, token.count)
+                    var common = 0
+                    if previous >= 0 {
+                        tokens[Int(previous)].withUnsafeBufferPointer { last in
+                            let limit = min(last.count, token.count)
+                            while common < limit && last[common] == token[common] { common += 1 }
+                        }
+                    }
+                    while path.count > common { ends[path.removeLast()] = UInt32(bytes.count) }
+                    for position in common..<token.count {
+                        path.append(bytes.count)
+                        bytes.append(token[position])
+                        depths.append(UInt16(position + 1))
+                        ends.append(0)
+                        tokenStarts.append(UInt32(tokenList.count))
+                    }
+                }
+                tokenList.append(UInt32(id))
+                previous = id
             }
-            tokenList.append(UInt32(id))
-            previous = token
         }
         while let node = path.popLast() { ends[node] = UInt32(bytes.count) }
         tokenStarts.append(UInt32(tokenList.count))

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
+import FoundationModelsRuntime
+import GGUF
 import LanguageServer
+import PlaygroundEvaluator
+import Tokenizer
 
 /// `fmplay lsp`: the language server over stdin/stdout.
 struct LSPCommand: ParsableCommand {
@@ -31,9 +35,58 @@ struct LSPCommand: ParsableCommand {
     }
 }
 
-/// Chooses what evaluates blocks for the language server.
+/// Chooses what evaluates blocks for the language server: the
+/// `PlaygroundEvaluator` on the model `ModelFactory` makes (the embedded
+/// engine by default; `FMPLAY_BACKEND=scripted` selects the deterministic
+/// test model), with the result cache `fmplay run` uses.
 enum LanguageServerBackend {
-    static func makeRunner() -> any PlaygroundRunner {
-        UnavailableRunner(reason: "evaluation is not available in this build of fmplay yet; diagnostics, hover and completion work")
+    static func makeRunner(environment: [String: String] = ProcessInfo.processInfo.environment) -> any PlaygroundRunner {
+        let backendName = environment["FMPLAY_BACKEND"] ?? ModelFactory.Backend.embedded.rawValue
+        guard let backend = ModelFactory.Backend(rawValue: backendName) else {
+            return UnavailableRunner(reason: "unknown FMPLAY_BACKEND '\(backendName)'; use one of "
+                + ModelFactory.Backend.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        let models = LoadedModels(backend: backend)
+        let cache = ResultCache(directory: ResultCache.defaultDirectory(environment: environment))
+        return EvaluatorRunner(
+            configuration: { settings in
+                EvaluationConfiguration(
+                    model: try models.model(path: settings.modelPath), seed: settings.seed ?? GenerationOptions.defaultSeed,
+                    maximumResponseTokens: settings.maximumTokens, cache: cache)
+            },
+            tokenCounter: { text, settings in models.tokenizer(path: settings.modelPath)?.tokenize(text, addSpecial: false).count })
+    }
+}
+
+/// Models and tokenizers loaded once per model path, so the engine keeps its
+/// prompt cache from one run to the next.
+private final class LoadedModels: @unchecked Sendable {
+    private let backend: ModelFactory.Backend
+    private let lock = NSLock()
+    private var models: [String: (any LanguageModel)?] = [:]
+    private var tokenizers: [String: Tokenizer?] = [:]
+
+    init(backend: ModelFactory.Backend) {
+        self.backend = backend
+    }
+
+    func model(path: String?) throws -> (any LanguageModel)? {
+        lock.lock()
+        defer { lock.unlock() }
+        let key = path ?? ""
+        if let model = models[key] { return model }
+        let model = try ModelFactory.makeModel(backend: backend, modelPath: path)
+        models[key] = model
+        return model
+    }
+
+    func tokenizer(path: String?) -> Tokenizer? {
+        lock.lock()
+        defer { lock.unlock() }
+        let key = path ?? ""
+        if let tokenizer = tokenizers[key] { return tokenizer }
+        let tokenizer = ModelFactory.modelPath(explicit: path).flatMap { path in (try? GGUFFile(path: path)).flatMap { try? Tokenizer(gguf: $0) } }
+        tokenizers[key] = tokenizer
+        return tokenizer
     }
 }

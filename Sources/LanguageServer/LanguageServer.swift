@@ -326,12 +326,15 @@ public final class LanguageServer {
     /// Runs when no events are waiting: publishes diagnostics that are due
     /// and cancels evaluations that edits made stale.
     func idle() {
-        for uri in diagnosticsDue.sorted() {
+        for uri in diagnosticsDue {
             if let current = try? analysis(uri) { evaluation.reconcile(current) }
+        }
+        // Views first: a refresh can make evaluation failures due as diagnostics.
+        if !evaluation.changedDocumentsIsEmpty { viewsChanged() }
+        for uri in diagnosticsDue.sorted() {
             publishDiagnostics(uri)
         }
         diagnosticsDue.removeAll()
-        if !evaluation.changedDocumentsIsEmpty { viewsChanged() }
     }
 
     func fireDueTimers() {

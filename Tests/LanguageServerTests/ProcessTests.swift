@@ -187,4 +187,59 @@ final class ProcessTests: XCTestCase {
         _ = try second.wait { $0["error"]?["code"] == -32700 }
         XCTAssertEqual(try second.request("shutdown", .null), .null)
     }
+
+    /// The scripted model end to end: save evaluates, results stream in as
+    /// `fmplay/results` and hints, hover shows the output, run and cancel work.
+    func testEvaluationWithTheScriptedModel() throws {
+        let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("fmplay-lsp-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cacheDirectory) }
+        let client = try ProcessClient(environment: ["FMPLAY_BACKEND": "scripted", "XDG_CACHE_HOME": cacheDirectory.path])
+        let result = try client.request("initialize", [
+            "capabilities": ["workspace": ["inlayHint": ["refreshSupport": true]], "window": ["workDoneProgress": true]],
+            "initializationOptions": ["evaluate": "onSave", "hintLength": 60],
+        ])
+        XCTAssertEqual(result["capabilities"]?["positionEncoding"], "utf-16")
+        client.notify("initialized", [:])
+        client.notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "fmplay", "version": 1, "text": .string(sampleText)]])
+        client.notify("textDocument/didSave", ServerHarness.document(uri))
+
+        let done = try client.wait(timeout: 60) { message in
+            message["method"] == "fmplay/results"
+                && (message["params"]?["blocks"]?.arrayValue ?? []).allSatisfy { $0["status"] == "done" || $0["status"] == "failed" }
+                && message["params"]?["blocks"]?.arrayValue?.count == 2
+        }
+        let results = done["params"]?["results"]?.arrayValue ?? []
+        XCTAssertFalse(results.isEmpty, "\(done)")
+        let first = try XCTUnwrap(results.first)
+        XCTAssertEqual(first["type"], "TripTitle")
+        XCTAssertTrue(first["hint"]?.stringValue?.hasPrefix("→ TripTitle(words: ") ?? false, "\(first)")
+        XCTAssertFalse(client.all("workspace/inlayHint/refresh").isEmpty)
+        XCTAssertFalse(client.all("$/progress").isEmpty)
+
+        let hints = try client.request("textDocument/inlayHint", [
+            "textDocument": ["uri": .string(uri)], "range": ["start": ServerHarness.position(0, 0), "end": ServerHarness.position(999, 0)],
+        ])
+        XCTAssertEqual(hints.arrayValue?.first?["label"], first["hint"])
+
+        let call = locate("session.respond(to: \"Name", in: sampleText, offset: 10)
+        let hover = try client.request("textDocument/hover", ServerHarness.at(uri, call.line, call.character))
+        XCTAssertTrue(hover["contents"]?["value"]?.stringValue?.contains("```json") ?? false, "\(hover)")
+
+        let lenses = try client.request("textDocument/codeLens", ServerHarness.document(uri)).arrayValue ?? []
+        let titles = lenses.compactMap { $0["command"]?["title"]?.stringValue }
+        XCTAssertEqual(titles.first, "▶ Run")
+        XCTAssertTrue(titles.contains { $0.hasPrefix("✓ ") }, "\(titles)")
+
+        // An explicit run generates again; cancel answers and leaves the block runnable.
+        let run = try XCTUnwrap(lenses.first?["command"]?["arguments"])
+        XCTAssertEqual(try client.request("workspace/executeCommand", ["command": "fmplay.run", "arguments": run]), .null)
+        XCTAssertEqual(try client.request("workspace/executeCommand", ["command": "fmplay.cancel", "arguments": run]), .null)
+        XCTAssertEqual(try client.request("workspace/executeCommand", ["command": "fmplay.clearCache"]).stringValue?.hasPrefix("cleared"), true)
+        let after = try client.request("textDocument/codeLens", ServerHarness.document(uri)).arrayValue ?? []
+        XCTAssertEqual(after.first?["command"]?["title"], "▶ Run")
+
+        XCTAssertEqual(try client.request("shutdown", .null), .null)
+        client.notify("exit", .null)
+        XCTAssertEqual(client.exitCode(), 0)
+    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FoundationModelsRuntime
 import GGUF
+import Inference
 import LanguageServer
 import PlaygroundEvaluator
 import Tokenizer
@@ -85,7 +86,7 @@ private final class LoadedModels: @unchecked Sendable {
         defer { lock.unlock() }
         let key = path ?? ""
         if let tokenizer = tokenizers[key] { return tokenizer }
-        let tokenizer = ModelFactory.modelPath(explicit: path).flatMap { path in (try? GGUFFile(path: path)).flatMap { try? Tokenizer(gguf: $0) } }
+        let tokenizer = (try? ModelLocator.resolve(explicitPath: path)).map(\.path).flatMap { path in (try? GGUFFile(path: path)).flatMap { try? Tokenizer(gguf: $0) } }
         tokenizers[key] = tokenizer
         return tokenizer
     }

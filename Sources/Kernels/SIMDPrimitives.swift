@@ -193,6 +193,49 @@ func concatenate<V: SIMD, W: SIMD>(_ low: V, _ high: V, as: W.Type) -> W {
     return withUnsafeBytes(of: &pair) { $0.loadUnaligned(as: W.self) }
 }
 
+/// Adjacent pairs of Int16 summed within each 128-bit half (x86 `vphaddw`), wrapping.
+@inline(__always)
+func horizontalAddPairs(_ a: SIMD16<Int16>, _ b: SIMD16<Int16>) -> SIMD16<Int16> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.int_x86_avx2_phadd_w(
+        unsafeBitCast(a, to: Builtin.Vec16xInt16.self),
+        unsafeBitCast(b, to: Builtin.Vec16xInt16.self)), to: SIMD16<Int16>.self)
+    #else
+    var r = SIMD16<Int16>()
+    for half in 0..<2 {
+        for i in 0..<4 {
+            r[8 * half + i] = a[8 * half + 2 * i] &+ a[8 * half + 2 * i + 1]
+            r[8 * half + 4 + i] = b[8 * half + 2 * i] &+ b[8 * half + 2 * i + 1]
+        }
+    }
+    return r
+    #endif
+}
+
+/// Lane i of the result is the sum of the sixteen Int16 lanes of `v.i`, for vectors whose
+/// eight-lane half sums fit in Int16 (the 4-bit formats: |lane| <= 2 * 15 * 127, so
+/// |half sum| <= 30480).
+@inline(__always)
+func sumLanes(_ v0: SIMD16<Int16>, _ v1: SIMD16<Int16>, _ v2: SIMD16<Int16>, _ v3: SIMD16<Int16>,
+              _ v4: SIMD16<Int16>, _ v5: SIMD16<Int16>, _ v6: SIMD16<Int16>, _ v7: SIMD16<Int16>) -> SIMD8<Int32> {
+    let h0123 = horizontalAddPairs(horizontalAddPairs(v0, v1), horizontalAddPairs(v2, v3))
+    let h4567 = horizontalAddPairs(horizontalAddPairs(v4, v5), horizontalAddPairs(v6, v7))
+    // [v0..v7 low-half sums | v0..v7 high-half sums]
+    var all = horizontalAddPairs(h0123, h4567)
+    return withUnsafeBytes(of: &all) { p in
+        widen(p.loadUnaligned(as: SIMD8<Int16>.self)) &+ widen(p.loadUnaligned(fromByteOffset: 16, as: SIMD8<Int16>.self))
+    }
+}
+
+@inline(__always)
+func widen(_ v: SIMD8<Int16>) -> SIMD8<Int32> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.sext_Vec8xInt16_Vec8xInt32(unsafeBitCast(v, to: Builtin.Vec8xInt16.self)), to: SIMD8<Int32>.self)
+    #else
+    return SIMD8<Int32>(truncatingIfNeeded: v)
+    #endif
+}
+
 /// |v| lane-wise.
 @inline(__always)
 func magnitude(_ v: SIMD8<Float>) -> SIMD8<Float> {

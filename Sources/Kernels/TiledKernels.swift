@@ -58,14 +58,25 @@ enum TiledKernels {
                 @inline(__always) func header(_ w: UnsafeRawPointer) -> UInt32 { w.loadUnaligned(fromByteOffset: at, as: UInt32.self) }
                 (scales, offsets) = W.scales(headers: SIMD8(header(w0), header(w1), header(w2), header(w3),
                                                             header(w4), header(w5), header(w6), header(w7)))
-                isum = sumLanes(partial(w0, W.codes(w0, b)), partial(w1, W.codes(w1, b)), partial(w2, W.codes(w2, b)),
-                                partial(w3, W.codes(w3, b)), partial(w4, W.codes(w4, b)), partial(w5, W.codes(w5, b)),
-                                partial(w6, W.codes(w6, b)), partial(w7, W.codes(w7, b)))
+                if W.fourBitCodes {
+                    @inline(__always) func pairs(_ w: UnsafeRawPointer) -> SIMD16<Int16> { multiplyAddPairs(W.codes(w, b), xb) }
+                    isum = sumLanes(pairs(w0), pairs(w1), pairs(w2), pairs(w3), pairs(w4), pairs(w5), pairs(w6), pairs(w7))
+                } else {
+                    isum = sumLanes(partial(w0, W.codes(w0, b)), partial(w1, W.codes(w1, b)), partial(w2, W.codes(w2, b)),
+                                    partial(w3, W.codes(w3, b)), partial(w4, W.codes(w4, b)), partial(w5, W.codes(w5, b)),
+                                    partial(w6, W.codes(w6, b)), partial(w7, W.codes(w7, b)))
+                }
             } else {
                 let d0 = W.decode(w0, b), d1 = W.decode(w1, b), d2 = W.decode(w2, b), d3 = W.decode(w3, b)
                 let d4 = W.decode(w4, b), d5 = W.decode(w5, b), d6 = W.decode(w6, b), d7 = W.decode(w7, b)
-                isum = sumLanes(partial(w0, d0.codes), partial(w1, d1.codes), partial(w2, d2.codes), partial(w3, d3.codes),
-                                partial(w4, d4.codes), partial(w5, d5.codes), partial(w6, d6.codes), partial(w7, d7.codes))
+                if W.fourBitCodes {
+                    isum = sumLanes(multiplyAddPairs(d0.codes, xb), multiplyAddPairs(d1.codes, xb), multiplyAddPairs(d2.codes, xb),
+                                    multiplyAddPairs(d3.codes, xb), multiplyAddPairs(d4.codes, xb), multiplyAddPairs(d5.codes, xb),
+                                    multiplyAddPairs(d6.codes, xb), multiplyAddPairs(d7.codes, xb))
+                } else {
+                    isum = sumLanes(partial(w0, d0.codes), partial(w1, d1.codes), partial(w2, d2.codes), partial(w3, d3.codes),
+                                    partial(w4, d4.codes), partial(w5, d5.codes), partial(w6, d6.codes), partial(w7, d7.codes))
+                }
                 scales = SIMD8<Float>(d0.scale, d1.scale, d2.scale, d3.scale, d4.scale, d5.scale, d6.scale, d7.scale)
                 offsets = SIMD8<Float>(d0.offset, d1.offset, d2.offset, d3.offset, d4.offset, d5.offset, d6.offset, d7.offset)
             }
@@ -91,7 +102,15 @@ enum TiledKernels {
                 blockPartialSums(W.self, codes: c, magnitude: magnitude, pairWeights: pairWeights,
                                  x: xb.loadUnaligned(fromByteOffset: 32 * t, as: SIMD32<Int8>.self))
             }
-            let isum = sumLanes(partial(0), partial(1), partial(2), partial(3), partial(4), partial(5), partial(6), partial(7))
+            let isum: SIMD8<Int32>
+            if W.fourBitCodes {
+                @inline(__always) func pairs(_ t: Int) -> SIMD16<Int16> {
+                    multiplyAddPairs(c, xb.loadUnaligned(fromByteOffset: 32 * t, as: SIMD32<Int8>.self))
+                }
+                isum = sumLanes(pairs(0), pairs(1), pairs(2), pairs(3), pairs(4), pairs(5), pairs(6), pairs(7))
+            } else {
+                isum = sumLanes(partial(0), partial(1), partial(2), partial(3), partial(4), partial(5), partial(6), partial(7))
+            }
             acc.addProduct(SIMD8(repeating: scale) * scales.loadUnaligned(fromByteOffset: 32 * b, as: SIMD8<Float>.self), SIMD8<Float>(isum))
             if W.hasOffset { off.addProduct(SIMD8(repeating: offset), sums.loadUnaligned(fromByteOffset: 32 * b, as: SIMD8<Float>.self)) }
         }

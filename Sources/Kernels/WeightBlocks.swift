@@ -9,6 +9,8 @@ protocol WeightBlocks {
     static var signedCodes: Bool { get }
     static var hasOffset: Bool { get }
     static var hasPairWeights: Bool { get }
+    /// Unsigned 4-bit codes: eight `vpmaddubsw` lanes of a block sum within Int16.
+    static var fourBitCodes: Bool { get }
     /// Block `b` (in 32-element blocks) of the row at `row`.
     static func decode(_ row: UnsafeRawPointer, _ b: Int) -> (codes: SIMD32<UInt8>, scale: Float, offset: Float)
     static func pairWeights(_ row: UnsafeRawPointer, _ b: Int) -> SIMD16<Int16>
@@ -26,6 +28,7 @@ protocol WeightBlocks {
 
 extension WeightBlocks {
     static var hasPairWeights: Bool { false }
+    static var fourBitCodes: Bool { false }
     static var headerScales: Bool { false }
     static var blockBytes: Int { 0 }
     @inline(__always)
@@ -62,6 +65,7 @@ enum Q8_0Blocks: WeightBlocks {
 }
 
 enum Q4_0Blocks: WeightBlocks {
+    static let fourBitCodes = true
     static let headerScales = true, blockBytes = 18
     @inline(__always)
     static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> {
@@ -84,6 +88,7 @@ enum Q4_0Blocks: WeightBlocks {
 }
 
 enum Q4_1Blocks: WeightBlocks {
+    static let fourBitCodes = true
     static let headerScales = true, blockBytes = 20
     @inline(__always)
     static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> {
@@ -148,6 +153,7 @@ enum Q5_1Blocks: WeightBlocks {
 }
 
 enum Q4_KBlocks: WeightBlocks {
+    static let fourBitCodes = true
     static let format = QuantFormat.q4_K
     static let signedCodes = false, hasOffset = true
     @inline(__always)

@@ -72,6 +72,45 @@ final class KernelTests: XCTestCase {
         }
     }
 
+    /// Blocks whose codes are all at the extremes (every byte 0xFF or 0x80, scales 1) against
+    /// activations at ±max: the integer sums must not saturate or wrap in any kernel.
+    func testExtremeCodesDoNotOverflow() {
+        let context = KernelContext(threads: 2)
+        let columns = 256, rows = 9
+        for format in Self.quantized {
+            for pattern: UInt8 in [0xFF, 0x80] {
+                var bytes = [UInt8](repeating: pattern, count: rows * format.rowBytes(columns: columns))
+                let one = Float16(1).bitPattern
+                for b in 0..<(bytes.count / format.blockBytes) {
+                    for offset in halfOffsets(format) {
+                        bytes[b * format.blockBytes + offset] = UInt8(one & 0xFF)
+                        bytes[b * format.blockBytes + offset + 1] = UInt8(one >> 8)
+                    }
+                }
+                var w = [Float](repeating: 0, count: rows * columns)
+                bytes.withUnsafeBytes { raw in
+                    for r in 0..<rows {
+                        Dequantize.row(format, from: raw.baseAddress! + r * format.rowBytes(columns: columns), to: &w[r * columns], count: columns)
+                    }
+                }
+                for sign: Float in [1, -1] {
+                    let tokens = 9
+                    let x = [Float](repeating: sign, count: tokens * columns)
+                    let reference = referenceMatmul(w, rows: rows, columns: columns, x, tokens: tokens)
+                    var y = [Float](repeating: .nan, count: rows * tokens)
+                    bytes.withUnsafeBytes { raw in
+                        context.matmul(MatrixView(format: format, rows: rows, columns: columns, base: raw.baseAddress!),
+                                       input: x, tokens: tokens, output: &y)
+                    }
+                    for i in 0..<(rows * tokens) {
+                        XCTAssertEqual(y[i], reference[i], accuracy: 1e-5 * abs(reference[i]) + 1e-3,
+                                       "\(format) pattern \(pattern) sign \(sign) output \(i)")
+                    }
+                }
+            }
+        }
+    }
+
     /// A matrix-matrix product equals the matrix-vector products of its tokens, bit for bit,
     /// with strided input and output.
     func testMatmulEqualsMatvecPerToken() {

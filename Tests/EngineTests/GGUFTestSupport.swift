@@ -40,7 +40,13 @@ enum GGUFTestSupport {
         return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
     }
 
-    static let referenceDirectory = "/work/shared/reference"
+    /// llama.cpp's reference data, copied from the project's shared reference
+    /// material into the repository so that every clone tests against it.
+    /// `FMPLAY_REFERENCE_DIR` points the tests at another copy.
+    static var referenceDirectory: String {
+        if let directory = ProcessInfo.processInfo.environment["FMPLAY_REFERENCE_DIR"] { return directory }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Reference").path
+    }
 
     /// A small file with every metadata value type, nested arrays and a few
     /// tensors of different types.

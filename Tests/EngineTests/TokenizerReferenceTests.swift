@@ -5,7 +5,7 @@ import Tokenizer
 import XCTest
 
 /// Token-for-token agreement with llama.cpp on the reference strings of
-/// both real models (`/work/shared/reference/llamacpp*/tokens.json`).
+/// both real models (`Tests/EngineTests/Reference/llamacpp*/tokens.json`, copied from the shared reference material).
 final class TokenizerReferenceTests: XCTestCase {
     struct Case {
         let text: String

@@ -259,6 +259,48 @@ func lanewiseMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
 }
 
 @inline(__always)
+func lanewiseMin(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.int_x86_avx_min_ps_256(unsafeBitCast(a, to: Builtin.Vec8xFPIEEE32.self),
+                                                        unsafeBitCast(b, to: Builtin.Vec8xFPIEEE32.self)), to: SIMD8<Float>.self)
+    #else
+    return pointwiseMin(a, b)
+    #endif
+}
+
+@inline(__always)
+func toFloat(_ v: SIMD8<Int32>) -> SIMD8<Float> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.sitofp_Vec8xInt32_Vec8xFPIEEE32(unsafeBitCast(v, to: Builtin.Vec8xInt32.self)), to: SIMD8<Float>.self)
+    #else
+    return SIMD8<Float>(v)
+    #endif
+}
+
+@inline(__always)
+func shiftRightArithmetic(_ v: SIMD8<Int32>, _ n: Int32) -> SIMD8<Int32> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.ashr_Vec8xInt32(unsafeBitCast(v, to: Builtin.Vec8xInt32.self),
+                                                 unsafeBitCast(SIMD8<Int32>(repeating: n), to: Builtin.Vec8xInt32.self)), to: SIMD8<Int32>.self)
+    #else
+    return v &>> n
+    #endif
+}
+
+/// 2^n for n in -126...127, built in the exponent field.
+@inline(__always)
+func powerOfTwo(_ n: SIMD8<Int32>) -> SIMD8<Float> {
+    #if arch(x86_64)
+    let biased = Builtin.add_Vec8xInt32(unsafeBitCast(n, to: Builtin.Vec8xInt32.self),
+                                        unsafeBitCast(SIMD8<Int32>(repeating: 127), to: Builtin.Vec8xInt32.self))
+    return unsafeBitCast(Builtin.shl_Vec8xInt32(biased, unsafeBitCast(SIMD8<Int32>(repeating: 23), to: Builtin.Vec8xInt32.self)),
+                         to: SIMD8<Float>.self)
+    #else
+    return unsafeBitCast((n &+ 127) &<< 23, to: SIMD8<Float>.self)
+    #endif
+}
+
+@inline(__always)
 func horizontalMax(_ v: SIMD8<Float>) -> Float {
     var m = v[0]
     for i in 1..<8 { m = max(m, v[i]) }

@@ -151,15 +151,16 @@ public enum VectorOps {
         return SIMD8<Float>(repeating: 0.5) * x * (SIMD8<Float>(repeating: 1) + t)
     }
 
-    /// exp on eight lanes: 2^(x log2 e) split into integer and fraction, with a degree-6
-    /// polynomial for the fraction (relative error about 2e-7 in the normal range);
-    /// inputs below -87.3 give 0, above 88.7 give +inf.
+    /// exp on eight lanes: 2^(x log2 e) split into an integer and a fraction, with a degree-6
+    /// polynomial for the fraction (relative error about 2e-7). Inputs are clamped to
+    /// [-87.3, 88.7] first, so far-negative inputs give about 1e-38 rather than 0 and
+    /// far-positive ones about 3.4e38 rather than infinity (harmless for softmax and gating).
     @inline(__always)
     static func exp8(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        let clamped = x.clamped(lowerBound: SIMD8(repeating: -87.33654), upperBound: SIMD8(repeating: 88.72283))
+        let clamped = lanewiseMin(lanewiseMax(x, SIMD8(repeating: -87.33654)), SIMD8(repeating: 88.72283))
         let t = clamped * SIMD8<Float>(repeating: 1.442_695_04)
-        let n = t.rounded(.toNearestOrEven)
-        let f = t - n  // |f| <= 1/2, 2^f via its Taylor series in f ln2
+        let ni = roundToInt32(t)
+        let f = t - toFloat(ni)  // |f| <= 1/2, 2^f via its Taylor series in f ln2
         let z = f * SIMD8<Float>(repeating: 0.693_147_18)
         var p = SIMD8<Float>(repeating: 1.0 / 720)
         p = p * z + SIMD8<Float>(repeating: 1.0 / 120)
@@ -169,13 +170,8 @@ public enum VectorOps {
         p = p * z + SIMD8<Float>(repeating: 1)
         p = p * z + SIMD8<Float>(repeating: 1)
         // Multiply by 2^n in two halves so n = 128 (x near the top) does not overflow the exponent.
-        let ni = SIMD8<Int32>(n)
-        let half = ni &>> 1
-        let s1 = unsafeBitCast((half &+ 127) &<< 23, to: SIMD8<Float>.self)
-        let s2 = unsafeBitCast(((ni &- half) &+ 127) &<< 23, to: SIMD8<Float>.self)
-        let result = p * s1 * s2
-        return result.replacing(with: 0, where: x .< SIMD8(repeating: -87.33654))
-            .replacing(with: .infinity, where: x .> SIMD8(repeating: 88.72283))
+        let half = shiftRightArithmetic(ni, 1)
+        return p * powerOfTwo(half) * powerOfTwo(ni &- half)
     }
 
     @inline(__always) static func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {

@@ -26,6 +26,9 @@ struct TokenizeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-bos"), help: "Do not add the BOS/EOS tokens the model asks for.")
     var noBOS = false
 
+    @Flag(name: .long, help: "Print the vocabulary load and tokenization times to standard error.")
+    var timings = false
+
     @Option(name: .long, help: "Read the text from this file (exact bytes).")
     var file: String?
 
@@ -50,6 +53,7 @@ struct TokenizeCommand: AsyncParsableCommand {
             bytes = Array((text ?? "").utf8)
         }
         let tokenizer: Tokenizer
+        let loadStart = ContinuousClock.now
         do {
             let located = try ModelLocator.resolve(explicitPath: model)
             tokenizer = try Tokenizer(gguf: try GGUFFile(path: located.path))
@@ -57,7 +61,13 @@ struct TokenizeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(2)
         }
+        let tokenizeStart = ContinuousClock.now
         let ids = tokenizer.tokenize(bytes: bytes, addSpecial: !noBOS, parseSpecial: !noParseSpecial)
+        if timings {
+            func ms(_ d: Duration) -> String { String(format: "%.2f ms", Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000) }
+            let message = "load (open + vocabulary): \(ms(tokenizeStart - loadStart)), tokenize \(bytes.count) bytes -> \(ids.count) tokens: \(ms(ContinuousClock.now - tokenizeStart))\n"
+            FileHandle.standardError.write(Data(message.utf8))
+        }
         print(JSONValue.array(ids.map { .int(Int($0)) }).serialized())
     }
 }

@@ -28,7 +28,7 @@ enum ByteLevel {
 
     /// Decodes byte-level text back to bytes. Characters outside the
     /// alphabet are kept as their UTF-8.
-    static func decode(_ text: ArraySlice<UInt8>, into out: inout [UInt8]) {
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         var i = text.startIndex
         while i < text.endIndex {
             let b0 = text[i]
@@ -41,13 +41,63 @@ enum ByteLevel {
                 if cp < 0x200, byteForCodepoint[cp] >= 0 {
                     out.append(UInt8(byteForCodepoint[cp]))
                 } else {
-                    out.append(contentsOf: text[i...(i + 1)])
+                    out.append(b0)
+                    out.append(text[i + 1])
                 }
                 i += 2
             } else {
                 out.append(b0)
                 i += 1
             }
+        }
+    }
+}
+
+/// (left id, right id) -> (rank << 32 | merged id), open addressing over
+/// 64-bit keys; built once.
+final class MergeTable: @unchecked Sendable {
+    private let keys: UnsafeMutablePointer<UInt64>
+    private let values: UnsafeMutablePointer<UInt64>
+    private let mask: Int
+    private static let empty = UInt64.max
+
+    init(_ entries: [(key: UInt64, value: UInt64)]) {
+        var size = 16
+        while size < entries.count * 2 { size <<= 1 }
+        mask = size - 1
+        keys = .allocate(capacity: size)
+        keys.initialize(repeating: Self.empty, count: size)
+        values = .allocate(capacity: size)
+        values.initialize(repeating: 0, count: size)
+        for (key, value) in entries {
+            var slot = Self.slot(key) & mask
+            while keys[slot] != Self.empty && keys[slot] != key { slot = (slot + 1) & mask }
+            // The first (lowest-rank) occurrence of a pair wins.
+            if keys[slot] == Self.empty {
+                keys[slot] = key
+                values[slot] = value
+            }
+        }
+    }
+
+    deinit {
+        keys.deallocate()
+        values.deallocate()
+    }
+
+    @inline(__always)
+    private static func slot(_ key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 20)
+    }
+
+    @inline(__always)
+    func value(_ key: UInt64) -> UInt64? {
+        var slot = Self.slot(key) & mask
+        while true {
+            let k = keys[slot]
+            if k == key { return values[slot] }
+            if k == Self.empty { return nil }
+            slot = (slot + 1) & mask
         }
     }
 }

@@ -50,7 +50,7 @@ public enum PreTokenizer: Sendable, Equatable {
         case .gpt2:
             apply(Self.gpt2Words)
         case .smollm:
-            apply { piece, _, out in Self.regexWords(piece, &out) { cps, p in UnicodeClass.of(cps[p]).contains(.number) ? 1 : 0 } }
+            apply { piece, _, out in Self.regexWords(piece, &out) { cps, p in UnicodeClass.of(cps[p]).has(.number) ? 1 : 0 } }
             apply(Self.gpt2Words)
         case .llama3:
             apply { piece, _, out in Self.llama3Words(piece, maxDigits: 3, &out) }
@@ -70,7 +70,7 @@ public enum PreTokenizer: Sendable, Equatable {
             apply { piece, _, out in
                 Self.regexWords(piece, &out) { cps, p in
                     var q = p
-                    while q < cps.endIndex, UnicodeClass.of(cps[q]).contains(.number) { q += 1 }
+                    while q < cps.endIndex, UnicodeClass.of(cps[q]).has(.number) { q += 1 }
                     return q - p
                 }
             }
@@ -89,7 +89,7 @@ public enum PreTokenizer: Sendable, Equatable {
     private static func isDefaultPunctuation(_ c: UInt32) -> Bool {
         switch c {
         case 0x24, 0x2B, 0x3C, 0x3D, 0x3E, 0x5E, 0x7E, 0x7C: return true // $ + < = > ^ ~ |
-        default: return UnicodeClass.of(c).contains(.punctuation)
+        default: return UnicodeClass.of(c).has(.punctuation)
         }
     }
 
@@ -146,26 +146,26 @@ public enum PreTokenizer: Sendable, Equatable {
             }
             let isSpace = c == 0x20
             let next = isSpace ? classAt(piece, p + 1) : UnicodeClass.of(c)
-            if let next, next.contains(.letter) {
+            if let next, next.has(.letter) {
                 p += isSpace ? 1 : 0
-                while classAt(piece, p)?.contains(.letter) == true { p += 1 }
+                while classAt(piece, p)?.has(.letter) == true { p += 1 }
                 out.append(p)
                 continue
             }
-            if let next, next.contains(.number) {
+            if let next, next.has(.number) {
                 p += isSpace ? 1 : 0
-                while classAt(piece, p)?.contains(.number) == true { p += 1 }
+                while classAt(piece, p)?.has(.number) == true { p += 1 }
                 out.append(p)
                 continue
             }
-            if let next, next.isDisjoint(with: [.whitespace, .letter, .number]) {
+            if let next, next.lacks(.spaceLetterNumber) {
                 p += isSpace ? 1 : 0
-                while let cls = classAt(piece, p), cls.isDisjoint(with: [.whitespace, .letter, .number]) { p += 1 }
+                while let cls = classAt(piece, p), cls.lacks(.spaceLetterNumber) { p += 1 }
                 out.append(p)
                 continue
             }
             var spaces = 0
-            while classAt(piece, p + spaces)?.contains(.whitespace) == true { spaces += 1 }
+            while classAt(piece, p + spaces)?.has(.whitespace) == true { spaces += 1 }
             if spaces > 1, p + spaces < end {
                 p += spaces - 1 // \s+(?!\S): leave one space for the next word
             } else if spaces > 0 {
@@ -191,18 +191,18 @@ public enum PreTokenizer: Sendable, Equatable {
                 continue
             }
             // [^\r\n\p{L}\p{N}]?\p{L}+
-            if !(c == 0x0D || c == 0x0A || cls.contains(.number)) {
-                if cls.contains(.letter) || classAt(piece, p + 1)?.contains(.letter) == true {
+            if !(c == 0x0D || c == 0x0A || cls.has(.number)) {
+                if cls.has(.letter) || classAt(piece, p + 1)?.has(.letter) == true {
                     p += 1
-                    while classAt(piece, p)?.contains(.letter) == true { p += 1 }
+                    while classAt(piece, p)?.has(.letter) == true { p += 1 }
                     out.append(p)
                     continue
                 }
             }
             // \p{N}{1,maxDigits}
-            if cls.contains(.number) {
+            if cls.has(.number) {
                 var start = p
-                while classAt(piece, p)?.contains(.number) == true {
+                while classAt(piece, p)?.has(.number) == true {
                     p += 1
                     if p - start >= maxDigits {
                         out.append(p)
@@ -215,16 +215,16 @@ public enum PreTokenizer: Sendable, Equatable {
             // ' ?[^\s\p{L}\p{N}]+[\r\n]*'
             let isSpace = c == 0x20
             let next = isSpace ? classAt(piece, p + 1) : cls
-            if let next, next.isDisjoint(with: [.whitespace, .letter, .number]) {
+            if let next, next.lacks(.spaceLetterNumber) {
                 p += isSpace ? 1 : 0
-                while let k = classAt(piece, p), k.isDisjoint(with: [.whitespace, .letter, .number]) { p += 1 }
+                while let k = classAt(piece, p), k.lacks(.spaceLetterNumber) { p += 1 }
                 while p < end, piece[p] == 0x0D || piece[p] == 0x0A { p += 1 }
                 out.append(p)
                 continue
             }
             var spaces = 0
             var lastNewlineEnd = 0
-            while classAt(piece, p + spaces)?.contains(.whitespace) == true {
+            while classAt(piece, p + spaces)?.has(.whitespace) == true {
                 let w = piece[p + spaces]
                 if w == 0x0D || w == 0x0A { lastNewlineEnd = p + spaces + 1 }
                 spaces += 1

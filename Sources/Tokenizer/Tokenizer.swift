@@ -64,7 +64,7 @@ public final class Tokenizer: Sendable {
     let attributeTable: [TokenAttributes]
     let scores: [Float]
     /// (left id << 32 | right id) -> (rank << 32 | merged id)
-    let merges: [UInt64: UInt64]
+    let merges: MergeTable
     let ignoreMerges: Bool
     /// The token for each single byte: the byte-level character (BPE) or `<0xXX>` (SentencePiece); -1 if none.
     let byteTokens: [TokenID]
@@ -96,7 +96,7 @@ public final class Tokenizer: Sendable {
         let n = tokenArray.count
         vocabularySize = n
 
-        var texts = TokenTextTable(capacity: n, byteCapacity: n * 8)
+        let texts = TokenTextTable(capacity: n, byteCapacity: n * 8)
         tokenArray.forEachStringBytes { _, bytes in texts.append(bytes) }
         texts.buildIndex()
 
@@ -179,13 +179,13 @@ public final class Tokenizer: Sendable {
         // Byte tokens and merges.
         var byteTokens = [TokenID](repeating: -1, count: 256)
         var byteLevelText: [[UInt8]] = []
-        var merges: [UInt64: UInt64] = [:]
+        var mergeEntries: [(key: UInt64, value: UInt64)] = []
         switch kind {
         case .bytePairEncoding:
             byteLevelText = ByteLevel.encodedBytes
             for b in 0..<256 { byteTokens[b] = texts.lookup(byteLevelText[b]) ?? -1 }
             if let mergeArray = try wrap({ try m.array("tokenizer.ggml.merges") }) {
-                merges.reserveCapacity(mergeArray.count)
+                mergeEntries.reserveCapacity(mergeArray.count)
                 var rank: UInt64 = 0
                 var joined: [UInt8] = []
                 mergeArray.forEachStringBytes { _, merge in
@@ -200,7 +200,7 @@ public final class Tokenizer: Sendable {
                     joined.append(contentsOf: right)
                     guard let result = texts.lookup(joined) else { return }
                     let key = UInt64(UInt32(l)) << 32 | UInt64(UInt32(r))
-                    if merges[key] == nil { merges[key] = rank << 32 | UInt64(UInt32(result)) }
+                    mergeEntries.append((key, rank << 32 | UInt64(UInt32(result))))
                 }
             }
         case .sentencePiece:
@@ -212,7 +212,7 @@ public final class Tokenizer: Sendable {
         }
         self.byteTokens = byteTokens
         self.byteLevelText = byteLevelText
-        self.merges = merges
+        self.merges = MergeTable(mergeEntries)
         self.texts = texts
         pieces = Self.buildPieces(kind: kind, texts: texts, attributes: attributes)
         specialMatcher = SpecialTokenMatcher(texts: texts, attributes: attributes)
@@ -250,7 +250,7 @@ public final class Tokenizer: Sendable {
     /// The decoded bytes of every token, indexed by id (special tokens
     /// rendered). For guided generation, which sees the vocabulary as bytes.
     public func allTokenBytes() -> [[UInt8]] {
-        (0..<vocabularySize).map { Array(pieces.text($0)) }
+        (0..<vocabularySize).map { Array(pieces.bytes($0)) }
     }
 
     /// Decodes tokens to text (invalid UTF-8 becomes U+FFFD).
@@ -261,11 +261,11 @@ public final class Tokenizer: Sendable {
     }
 
     private static func buildPieces(kind: Kind, texts: TokenTextTable, attributes: [TokenAttributes]) -> TokenTextTable {
-        var pieces = TokenTextTable(capacity: texts.count, byteCapacity: texts.storage.count)
+        let pieces = TokenTextTable(capacity: texts.count, byteCapacity: texts.byteCount)
         var piece: [UInt8] = []
         let escapedSpace: [UInt8] = [0xE2, 0x96, 0x81]
         for id in 0..<texts.count {
-            let text = texts.text(id)
+            let text = texts.bytes(id)
             let attr = attributes[id]
             piece.removeAll(keepingCapacity: true)
             if attr.contains(.unused) || attr.isEmpty {
@@ -294,9 +294,9 @@ public final class Tokenizer: Sendable {
     }
 
     /// The byte of a `<0xXX>` token.
-    private static func byteValue(of text: ArraySlice<UInt8>) -> UInt8? {
+    private static func byteValue(of text: UnsafeBufferPointer<UInt8>) -> UInt8? {
         guard text.count == 6 else { return nil }
-        return UInt8(String(decoding: text.dropFirst(3).prefix(2), as: UTF8.self), radix: 16)
+        return UInt8(String(decoding: text[3..<5], as: UTF8.self), radix: 16)
     }
 
     // MARK: Tokenizing

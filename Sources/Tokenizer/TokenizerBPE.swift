@@ -30,7 +30,7 @@ extension Tokenizer {
     @inline(__always)
     private func mergeRank(_ left: TokenID, _ right: TokenID) -> (rank: Int32, result: TokenID)? {
         guard left >= 0, right >= 0,
-              let value = merges[UInt64(UInt32(left)) << 32 | UInt64(UInt32(right))] else { return nil }
+              let value = merges.value(UInt64(UInt32(left)) << 32 | UInt64(UInt32(right))) else { return nil }
         return (Int32(truncatingIfNeeded: value >> 32), TokenID(truncatingIfNeeded: value & 0xFFFF_FFFF))
     }
 
@@ -76,7 +76,12 @@ extension Tokenizer {
     }
 }
 
-struct BPEBigram {
+protocol HeapOrdered {
+    /// Whether `self` comes out of the heap before `other`.
+    func precedes(_ other: Self) -> Bool
+}
+
+struct BPEBigram: HeapOrdered {
     var rank: Int32
     var left: Int32
     var right: Int32
@@ -94,7 +99,7 @@ struct BPESymbols {
     var ids: [TokenID] = []
     var prev: [Int32] = []
     var next: [Int32] = []
-    var heap = BinaryHeap<BPEBigram> { $0.precedes($1) }
+    var heap = BinaryHeap<BPEBigram>()
 
     mutating func reset(count: Int) {
         if ids.count < count {
@@ -106,12 +111,9 @@ struct BPESymbols {
     }
 }
 
-/// A binary heap ordered by `precedes` (the first element precedes all others).
-struct BinaryHeap<Element> {
+/// A binary heap: the top element precedes all others.
+struct BinaryHeap<Element: HeapOrdered> {
     private var items: [Element] = []
-    private let precedes: (Element, Element) -> Bool
-
-    init(precedes: @escaping (Element, Element) -> Bool) { self.precedes = precedes }
 
     var isEmpty: Bool { items.isEmpty }
 
@@ -122,7 +124,7 @@ struct BinaryHeap<Element> {
         var child = items.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard precedes(items[child], items[parent]) else { break }
+            guard items[child].precedes(items[parent]) else { break }
             items.swapAt(child, parent)
             child = parent
         }
@@ -136,8 +138,8 @@ struct BinaryHeap<Element> {
         while true {
             let left = 2 * parent + 1, right = left + 1
             var best = parent
-            if left < items.count, precedes(items[left], items[best]) { best = left }
-            if right < items.count, precedes(items[right], items[best]) { best = right }
+            if left < items.count, items[left].precedes(items[best]) { best = left }
+            if right < items.count, items[right].precedes(items[best]) { best = right }
             if best == parent { break }
             items.swapAt(parent, best)
             parent = best

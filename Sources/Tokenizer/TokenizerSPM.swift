@@ -26,8 +26,7 @@ extension Tokenizer {
             next.append(offset == text.count ? -1 : Int32(starts.count))
         }
 
-        struct Bigram { var score: Float; var left: Int32; var right: Int32; var size: Int32 }
-        var heap = BinaryHeap<Bigram> { a, b in a.score != b.score ? a.score > b.score : a.left < b.left }
+        var heap = BinaryHeap<SPMBigram>()
         text.withUnsafeBytes { buffer in
             func tryAdd(_ left: Int32, _ right: Int32) {
                 guard left >= 0, right >= 0 else { return }
@@ -35,7 +34,7 @@ extension Tokenizer {
                 let size = Int(lengths[Int(left)] + lengths[Int(right)])
                 guard let id = texts.lookup(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + size)])) else { return }
                 let score = scores.isEmpty ? 0 : scores[Int(id)]
-                heap.push(Bigram(score: score, left: left, right: right, size: Int32(size)))
+                heap.push(SPMBigram(score: score, left: left, right: right, size: Int32(size)))
             }
             for i in 1..<max(starts.count, 1) { tryAdd(Int32(i - 1), Int32(i)) }
             while let bigram = heap.pop() {
@@ -65,5 +64,17 @@ extension Tokenizer {
     static func utf8Length(_ lead: UInt8) -> Int {
         let table = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4]
         return table[Int(lead >> 4)]
+    }
+}
+
+struct SPMBigram: HeapOrdered {
+    var score: Float
+    var left: Int32
+    var right: Int32
+    var size: Int32
+
+    @inline(__always)
+    func precedes(_ other: SPMBigram) -> Bool {
+        score != other.score ? score > other.score : left < other.left
     }
 }

@@ -8,8 +8,13 @@ struct UnicodeClass: OptionSet {
     static let number = UnicodeClass(rawValue: 2)
     static let whitespace = UnicodeClass(rawValue: 4)
     static let punctuation = UnicodeClass(rawValue: 8)
+    /// \s, \p{L} or \p{N}: what `[^\s\p{L}\p{N}]` excludes.
+    static let spaceLetterNumber = UnicodeClass(rawValue: 7)
 
     private static let ascii: [UnicodeClass] = (0..<128).map { classify(UInt32($0)) }
+
+    @inline(__always) func has(_ other: UnicodeClass) -> Bool { rawValue & other.rawValue != 0 }
+    @inline(__always) func lacks(_ other: UnicodeClass) -> Bool { rawValue & other.rawValue == 0 }
 
     @inline(__always)
     static func of(_ codepoint: UInt32) -> UnicodeClass {
@@ -82,9 +87,11 @@ struct CodepointText {
             offsets.append(bytes.count)
             codepoints.append(cp)
             if valid {
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[i..<(i + length)]))
+                for k in i..<(i + length) { bytes.append(input[k]) }
             } else {
-                bytes.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                bytes.append(0xEF)
+                bytes.append(0xBF)
+                bytes.append(0xBD)
             }
             i += length
         }

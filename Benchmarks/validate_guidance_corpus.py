@@ -2,9 +2,11 @@
 """Validates guided-generation outputs with an independent JSON Schema validator.
 
 Usage: validate_guidance_corpus.py DIR
-DIR holds one sub-directory per schema with `schema.json` and any number of
-`output-*.json` files (written by GuidanceTests.RandomSamplingTests). Every
-output must parse as JSON and satisfy its schema (Draft 2020-12). Prints one
+DIR holds one sub-directory per schema with one or more `schema*.json` files
+(the tests write their own rendering and `fmplay schema`'s, `jsonSchema()`)
+and any number of `output-*.json` files (written by
+GuidanceTests.RandomSamplingTests). Every output must parse as JSON and
+satisfy every schema file (Draft 2020-12). Prints one
 line per failure and a summary; exits 1 when anything fails.
 """
 import json
@@ -18,9 +20,11 @@ def main() -> int:
     root = pathlib.Path(sys.argv[1])
     schemas = outputs = failures = 0
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-        schema = json.loads((folder / "schema.json").read_text())
-        jsonschema.Draft202012Validator.check_schema(schema)
-        validator = jsonschema.Draft202012Validator(schema)
+        validators = []
+        for schema_file in sorted(folder.glob("schema*.json")):
+            schema = json.loads(schema_file.read_text())
+            jsonschema.Draft202012Validator.check_schema(schema)
+            validators.append((schema_file.name, jsonschema.Draft202012Validator(schema)))
         schemas += 1
         for output in sorted(folder.glob("output-*.json")):
             outputs += 1
@@ -31,10 +35,11 @@ def main() -> int:
                 failures += 1
                 print(f"FAIL {folder.name}/{output.name}: not JSON ({error}): {text!r}")
                 continue
-            errors = list(validator.iter_errors(value))
-            if errors:
-                failures += 1
-                print(f"FAIL {folder.name}/{output.name}: {errors[0].message}: {text!r}")
+            for name, validator in validators:
+                errors = list(validator.iter_errors(value))
+                if errors:
+                    failures += 1
+                    print(f"FAIL {folder.name}/{output.name} against {name}: {errors[0].message}: {text!r}")
     print(f"{schemas} schemas, {outputs} outputs, {failures} failures")
     return 1 if failures or outputs == 0 else 0
 

@@ -24,6 +24,8 @@ final class RandomSamplingTests: XCTestCase {
             try FileManager.default.createDirectory(at: schemaFolder, withIntermediateDirectories: true)
             try SchemaCorpus.jsonSchema(schema).serialized(pretty: true)
                 .write(to: schemaFolder.appendingPathComponent("schema.json"), atomically: true, encoding: .utf8)
+            try schema.jsonSchema().serialized(pretty: true)
+                .write(to: schemaFolder.appendingPathComponent("schema-fmplay.json"), atomically: true, encoding: .utf8)
             for seed in Self.seeds {
                 guard let bytes = randomMaskedWalk(grammar, vocabulary: vocabulary, seed: seed) else {
                     XCTFail("\(name) seed \(seed): no complete value within the token budget")

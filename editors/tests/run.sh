@@ -19,7 +19,7 @@ run() { # run NAME COMMAND...
   name=$1; shift
   log=$(mktemp)
   if timeout "$STEP_TIMEOUT" "$@" >"$log" 2>&1; then
-    passed=$((passed + 1)); echo "ok   $name: $(grep -E 'PASS|OK|Ran' "$log" | tr '\n' ' ')"
+    passed=$((passed + 1)); echo "ok   $name: $(grep -a -E 'PASS|OK|Ran' "$log" | tr '\n' ' ')"
   else
     failed=$((failed + 1)); failures="$failures $name"
     echo "FAIL $name (exit $?):"; sed 's/^/    /' "$log" | tail -40
@@ -52,14 +52,13 @@ run "READMEs in a clean HOME (scripted server)" "$PYTHON" editors/tests/readme_c
 # plugin's run command is what starts it; few tokens to stay quick.
 E2E_FILE=${FMPLAY_E2E_FILE:-Examples/trip-titles.fmplay}
 E2E_SETTINGS='{"evaluate":"manual","maxTokens":12,"seed":1}'
-skipped=0
 if "$FMPLAY" lsp --help >/dev/null 2>&1; then
-  nvim_test "neovim end-to-end (fmplay lsp)" "$FMPLAY lsp" "$E2E_FILE" "$E2E_SETTINGS" "→"
-  emacs_test "emacs end-to-end (fmplay lsp)" "$FMPLAY lsp" "$E2E_FILE" "$E2E_SETTINGS" "→"
+  nvim_test "neovim end-to-end (fmplay lsp, default model)" "$FMPLAY lsp" "$E2E_FILE" "$E2E_SETTINGS" "→"
+  emacs_test "emacs end-to-end (fmplay lsp, default model)" "$FMPLAY lsp" "$E2E_FILE" "$E2E_SETTINGS" "→"
 else
-  skipped=2
-  echo "skip end-to-end: \`$FMPLAY lsp\` is not available (build fmplay with its lsp subcommand first)"
+  failed=$((failed + 1)); failures="$failures end-to-end"
+  echo "FAIL end-to-end: \`$FMPLAY lsp --help\` does not run (build fmplay first: swift build --product fmplay)"
 fi
 
-echo "editors: $passed passed, $failed failed, $skipped skipped"
+echo "editors: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed:$failures"; exit 1; }

@@ -49,6 +49,13 @@
                     (string-trim (substring-no-properties (overlay-get overlay 'after-string)))))
              (overlays-in (line-beginning-position) (1+ (line-end-position))))))
 
+(defun fmplay-e2e--block-done (line)
+  "Whether the block on 0-based LINE finished (not a streaming snapshot)."
+  (cl-some (lambda (block)
+             (and (equal (fmplay--get block "line") line)
+                  (equal (fmplay--get block "status") "done")))
+           (fmplay--get fmplay-e2e--last-params "blocks")))
+
 (defun fmplay-e2e--failed-block (line)
   "The summary of the block on 0-based LINE if it failed, else nil."
   (let (summary)
@@ -97,12 +104,13 @@
                     (lambda ()
                       (setq failed (fmplay-e2e--failed-block (1- playground-line)))
                       (or failed
+                       (and (fmplay-e2e--block-done (1- playground-line))
                        (cl-find-if (lambda (entry)
                                     (and (>= (car entry) playground-line)
                                          (not (string-empty-p (cdr entry)))
                                          (or (null expect) (string-search expect (cdr entry))
                                              (string-search reject (cdr entry)))))
-                                  (fmplay-result-texts)))))))
+                                  (fmplay-result-texts))))))))
         (when failed
           (fmplay-e2e--finish nil (format "the block failed: %s" failed)))
         (unless shown

@@ -79,6 +79,12 @@ local function main()
     if not payload or #(payload.results or {}) == 0 then
       return false
     end
+    -- Wait for the finished output, not a streaming snapshot.
+    for _, block in ipairs(payload.blocks or {}) do
+      if block.line == playground - 1 and block.status ~= "done" then
+        return false
+      end
+    end
     for _, mark in ipairs(fmplay.virtual_texts(bufnr)) do
       if mark.line >= playground - 1 and mark.text ~= "" and (not expect or mark.text:find(expect, 1, true)) then
         shown = mark

@@ -119,31 +119,37 @@ struct BinaryHeap<Element: HeapOrdered> {
 
     mutating func removeAll() { items.removeAll(keepingCapacity: true) }
 
+    @inline(__always)
     mutating func push(_ element: Element) {
         items.append(element)
         var child = items.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard items[child].precedes(items[parent]) else { break }
-            items.swapAt(child, parent)
+            guard element.precedes(items[parent]) else { break }
+            items[child] = items[parent]
             child = parent
         }
+        items[child] = element
     }
 
+    @inline(__always)
     mutating func pop() -> Element? {
-        guard !items.isEmpty else { return nil }
-        items.swapAt(0, items.count - 1)
-        let top = items.removeLast()
+        guard let top = items.first else { return nil }
+        let last = items.removeLast()
+        let count = items.count
+        guard count > 0 else { return top }
+        // Sift the last element down from the root.
         var parent = 0
         while true {
-            let left = 2 * parent + 1, right = left + 1
-            var best = parent
-            if left < items.count, items[left].precedes(items[best]) { best = left }
-            if right < items.count, items[right].precedes(items[best]) { best = right }
-            if best == parent { break }
-            items.swapAt(parent, best)
-            parent = best
+            let left = 2 * parent + 1
+            if left >= count { break }
+            var child = left
+            if left + 1 < count, items[left + 1].precedes(items[left]) { child = left + 1 }
+            guard items[child].precedes(last) else { break }
+            items[parent] = items[child]
+            parent = child
         }
+        items[parent] = last
         return top
     }
 }

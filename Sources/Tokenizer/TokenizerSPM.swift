@@ -27,37 +27,40 @@ extension Tokenizer {
         }
 
         var heap = BinaryHeap<SPMBigram>()
-        text.withUnsafeBytes { buffer in
-            func tryAdd(_ left: Int32, _ right: Int32) {
-                guard left >= 0, right >= 0 else { return }
-                let start = Int(starts[Int(left)])
-                let size = Int(lengths[Int(left)] + lengths[Int(right)])
-                guard let id = texts.lookup(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + size)])) else { return }
-                let score = scores.isEmpty ? 0 : scores[Int(id)]
-                heap.push(SPMBigram(score: score, left: left, right: right, size: Int32(size)))
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
+        defer { buffer.deallocate() }
+        _ = buffer.initialize(from: text)
+        let base = UnsafePointer(buffer.baseAddress!)
+
+        @inline(__always)
+        func tryAdd(_ left: Int32, _ right: Int32, _ heap: inout BinaryHeap<SPMBigram>) {
+            guard left >= 0, right >= 0 else { return }
+            let start = Int(starts[Int(left)])
+            let size = Int(lengths[Int(left)] + lengths[Int(right)])
+            guard let id = texts.lookup(base + start, size) else { return }
+            let score = scores.isEmpty ? 0 : scores[Int(id)]
+            heap.push(SPMBigram(score: score, left: left, right: right, size: Int32(size)))
+        }
+        for i in 1..<max(starts.count, 1) { tryAdd(Int32(i - 1), Int32(i), &heap) }
+        while let bigram = heap.pop() {
+            let l = Int(bigram.left), r = Int(bigram.right)
+            guard lengths[l] > 0, lengths[r] > 0, lengths[l] + lengths[r] == bigram.size else { continue }
+            lengths[l] += lengths[r]
+            lengths[r] = 0
+            next[l] = next[r]
+            if next[r] >= 0 { prev[Int(next[r])] = Int32(l) }
+            tryAdd(prev[l], Int32(l), &heap)
+            tryAdd(Int32(l), next[l], &heap)
+        }
+        var i: Int32 = 0
+        while i >= 0 {
+            let start = Int(starts[Int(i)]), length = Int(lengths[Int(i)])
+            if let id = texts.lookup(base + start, length) {
+                output.append(id)
+            } else {
+                for k in start..<(start + length) where byteTokens[Int(base[k])] >= 0 { output.append(byteTokens[Int(base[k])]) }
             }
-            for i in 1..<max(starts.count, 1) { tryAdd(Int32(i - 1), Int32(i)) }
-            while let bigram = heap.pop() {
-                let l = Int(bigram.left), r = Int(bigram.right)
-                guard lengths[l] > 0, lengths[r] > 0, lengths[l] + lengths[r] == bigram.size else { continue }
-                lengths[l] += lengths[r]
-                lengths[r] = 0
-                next[l] = next[r]
-                if next[r] >= 0 { prev[Int(next[r])] = Int32(l) }
-                tryAdd(prev[l], Int32(l))
-                tryAdd(Int32(l), next[l])
-            }
-            var i: Int32 = 0
-            while i >= 0 {
-                let start = Int(starts[Int(i)]), length = Int(lengths[Int(i)])
-                let piece = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + length)])
-                if let id = texts.lookup(piece) {
-                    output.append(id)
-                } else {
-                    for b in piece where byteTokens[Int(b)] >= 0 { output.append(byteTokens[Int(b)]) }
-                }
-                i = next[Int(i)]
-            }
+            i = next[Int(i)]
         }
     }
 

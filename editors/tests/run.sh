@@ -8,7 +8,9 @@
 # Each editor run is bounded by `timeout`; the script ends with "editors: N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
-FMPLAY=${1:-.build/release/fmplay}
+FMPLAY=${1:-.build/debug/fmplay}
+# Absolute, because the editors start the server from the project root they choose.
+[ -e "$FMPLAY" ] && FMPLAY="$(cd "$(dirname "$FMPLAY")" && pwd)/$(basename "$FMPLAY")"
 PYTHON=${PYTHON:-python3}
 STEP_TIMEOUT=${FMPLAY_EDITOR_TEST_TIMEOUT:-300}
 passed=0

@@ -117,6 +117,8 @@
           (fmplay-e2e--finish nil (format "no result shown as an overlay; results: %S" fmplay--results)))
         (when (string-search reject (cdr shown))
           (fmplay-e2e--finish nil (format "line %d shows a failure: %s" (car shown) (cdr shown))))
+        (unless (string-match-p "[[:alnum:]]" (cdr shown))
+          (fmplay-e2e--finish nil (format "line %d shows no output text: %s" (car shown) (cdr shown))))
         ;; The block's status (a code lens elsewhere) is drawn after its #Playground line.
         (let ((status (fmplay-e2e--block-status playground-line)))
           (unless status

@@ -106,6 +106,9 @@ local function main()
   if shown.text:find(reject, 1, true) then
     return finish(false, string.format("line %d shows a failure: %s", shown.line + 1, shown.text))
   end
+  if not shown.text:match("%w") then
+    return finish(false, string.format("line %d shows no output text: %s", shown.line + 1, shown.text))
+  end
   local line_text = vim.api.nvim_buf_get_lines(bufnr, shown.line, shown.line + 1, false)[1]
 
   -- :FmplayHover on the call shows its full output in a floating window.

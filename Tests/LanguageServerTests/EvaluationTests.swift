@@ -142,6 +142,20 @@ final class EvaluationTests: XCTestCase {
         XCTAssertEqual(lensTitles(harness), ["▶ Run", "▶ Run"], "the stale run's record is gone and nothing else ran")
     }
 
+    func testQueueRunsWhatTheClientLooksAtFirst() {
+        let runner = ScriptedRunner(words: 2)
+        let harness = start(runner)
+        // The client asks hints only for the second block's lines (what is on screen).
+        let second = locate("#Playground {", in: sampleText)
+        harness.request("textDocument/inlayHint", [
+            "textDocument": ["uri": .string(sampleURI)],
+            "range": ["start": ServerHarness.position(second.line, 0), "end": ServerHarness.position(second.line + 4, 0)],
+        ])
+        harness.request("workspace/executeCommand", ["command": "fmplay.runAll", "arguments": [["uri": .string(sampleURI)]]])
+        harness.runEvaluations()
+        XCTAssertEqual(runner.runs.order, [1, 0])
+    }
+
     func testOnSaveEvaluatesAndQueueFollowsTheVisibleRange() {
         let runner = ScriptedRunner(words: 2)
         let harness = start(runner, options: ["evaluate": "onSave"])

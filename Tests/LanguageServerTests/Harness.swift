@@ -31,15 +31,17 @@ struct ScriptedRunner: PlaygroundRunner {
     var delay: Duration = .zero
     let runs = Counter()
 
+    /// The blocks run, in order.
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
-        private var value = 0
-        func increment() { lock.lock(); value += 1; lock.unlock() }
-        var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+        private var blocks: [Int] = []
+        func record(_ block: Int) { lock.lock(); blocks.append(block); lock.unlock() }
+        var count: Int { lock.lock(); defer { lock.unlock() }; return blocks.count }
+        var order: [Int] { lock.lock(); defer { lock.unlock() }; return blocks }
     }
 
     func run(_ request: BlockRunRequest, report: @escaping @Sendable (BlockEvent) -> Void) async -> BlockOutcome {
-        runs.increment()
+        runs.record(request.blockIndex)
         let source = request.analysis.file.source
         var tokens = 0
         for (index, call) in request.block.calls.enumerated() {

@@ -1,30 +1,36 @@
 import Foundation
+import Synchronization
 import GGUF
+import Kernels
+import Tokenizer
 
-/// A loaded model: its file (memory-mapped), configuration and weights.
-/// Immutable and shareable; each conversation runs in its own `InferenceSession`.
+/// A loaded model: its file (memory-mapped), configuration, weights and
+/// tokenizer. Immutable and shareable; each conversation
+/// runs in its own `InferenceSession`.
 public final class InferenceModel: Sendable {
     public let path: String
     public let file: GGUFFile
     public let configuration: ModelConfiguration
+    public let tokenizer: Tokenizer
+    /// Compute threads of sessions that do not ask for a count.
+    public let defaultThreadCount: Int
     let transformer: Transformer
 
-    /// Maps the GGUF file at `path` and checks every tensor the architecture needs.
-    public init(path: String) throws {
-        let file: GGUFFile
-        do { file = try GGUFFile(path: path) }
-        self.path = path
-        self.file = file
-        transformer = try Transformer(file: file, path: path)
-        configuration = transformer.configuration
+    /// Maps the GGUF file at `path`, reads its tokenizer and checks every
+    /// tensor the architecture needs. `threads` (default: the available cores)
+    /// is the thread count of sessions that do not choose one.
+    public convenience init(path: String, threads: Int? = nil) throws {
+        try self.init(file: try GGUFFile(path: path), path: path, threads: threads)
     }
 
     /// A model over an already-open GGUF file (tests build these in memory).
-    public init(file: GGUFFile, path: String = "<memory>") throws {
+    public init(file: GGUFFile, path: String = "<memory>", threads: Int? = nil) throws {
         self.path = path
         self.file = file
         transformer = try Transformer(file: file, path: path)
         configuration = transformer.configuration
+        tokenizer = try Tokenizer(gguf: file)
+        defaultThreadCount = max(1, threads ?? ThreadPool.availableCores)
     }
 
     public var vocabularySize: Int { configuration.vocabularySize }
@@ -32,10 +38,36 @@ public final class InferenceModel: Sendable {
     /// The context length the model was trained for.
     public var trainedContextLength: Int { configuration.contextLength }
 
+    /// The byte string of every token id (index = id), as the model would
+    /// produce it in text; control tokens map to their empty rendering.
+    public func vocabularyBytes() -> [[UInt8]] { tokenizer.allTokenBytes() }
+
+    /// The chat template text the file carries, if any.
+    public var chatTemplateSource: String? { try? file.metadata.string("tokenizer.chat_template") }
+
     /// A new sequence with an empty KV cache of `contextSize` positions
-    /// (default: the trained context, capped at 4096).
+    /// (default: the trained context, capped at 4096) that processes prompts
+    /// in batches of up to `maxBatch` tokens on `threads` compute threads
+    /// (pools are shared process-wide per thread count; none is created per call).
     public func makeSession(contextSize: Int? = nil, threads: Int? = nil, maxBatch: Int = 512) -> InferenceSession {
         InferenceSession(model: self, contextSize: contextSize ?? min(configuration.contextLength, 4096),
-                         threads: threads ?? ProcessInfo.processInfo.activeProcessorCount, maxBatch: maxBatch)
+                         threadPool: ComputeThreads.pool(threadCount: threads ?? defaultThreadCount), maxBatch: maxBatch)
+    }
+}
+
+/// Process-wide thread pools, one per thread count, created on first use
+/// and kept for the life of the process: models and sessions come and go,
+/// the threads do not.
+enum ComputeThreads {
+    private static let pools = Mutex<[Int: ThreadPool]>([:])
+
+    static func pool(threadCount: Int) -> ThreadPool {
+        let count = max(1, threadCount)
+        return pools.withLock { pools in
+            if let pool = pools[count] { return pool }
+            let pool = ThreadPool(threadCount: count)
+            pools[count] = pool
+            return pool
+        }
     }
 }

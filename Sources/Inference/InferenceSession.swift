@@ -1,4 +1,5 @@
 import Foundation
+import Kernels
 
 /// One sequence over a model: its KV cache, activation buffers, and the logits
 /// of the last evaluated token. All buffers are allocated here, once, so
@@ -10,24 +11,22 @@ public final class InferenceSession: @unchecked Sendable {
     public let model: InferenceModel
     /// Positions the KV cache holds.
     public let contextSize: Int
-    public let threadCount: Int
     private let cache: KVCache
     private let scratch: ForwardScratch
-    private let runner: ParallelRunner
+    private let kernels: KernelContext
     private let logitsStorage: UnsafeMutablePointer<Float>
     private var logitsValid = false
     private let lock = NSLock()
 
-    init(model: InferenceModel, contextSize: Int, threads: Int, maxBatch: Int) {
+    init(model: InferenceModel, contextSize: Int, threadPool: ThreadPool, maxBatch: Int) {
         self.model = model
         self.contextSize = max(1, contextSize)
-        threadCount = max(1, threads)
+        kernels = KernelContext(pool: threadPool)
         let configuration = model.configuration
         cache = KVCache(configuration: configuration, capacity: self.contextSize)
         scratch = ForwardScratch(configuration: configuration, maxBatch: max(1, min(maxBatch, self.contextSize)),
                                  contextCapacity: self.contextSize, ropeTables: model.transformer.ropeSettings.count,
-                                 threads: threadCount)
-        runner = ParallelRunner(threadCount: threadCount)
+                                 threads: threadPool.threadCount)
         logitsStorage = .allocate(capacity: configuration.vocabularySize)
         logitsStorage.initialize(repeating: 0, count: configuration.vocabularySize)
     }
@@ -39,6 +38,9 @@ public final class InferenceSession: @unchecked Sendable {
 
     /// How many positions are filled.
     public var count: Int { lock.withLock { cache.count } }
+
+    /// Compute threads this session uses.
+    public var threadCount: Int { kernels.pool.threadCount }
 
     /// Bytes the KV cache reserves (pages are touched only as positions fill).
     public var cacheByteCount: Int { cache.byteCount }
@@ -122,7 +124,7 @@ public final class InferenceSession: @unchecked Sendable {
                 let batch = min(scratch.maxBatch, buffer.count - offset)
                 let isLast = offset + batch == buffer.count
                 model.transformer.forward(tokens: UnsafeBufferPointer(rebasing: buffer[offset..<offset + batch]),
-                                          cache: cache, scratch: scratch, runner: runner,
+                                          cache: cache, scratch: scratch, kernels: kernels,
                                           logits: isLast ? logitsStorage : nil)
                 offset += batch
             }

@@ -1,4 +1,5 @@
 import GGUF
+import Kernels
 
 /// Reads an architecture's hyperparameters from GGUF metadata, checking each.
 struct ConfigurationReader {
@@ -152,7 +153,7 @@ extension Transformer {
         let weights = try TransformerWeights(configuration: configuration, path: path) { name in
             guard let info = file.tensor(named: name) else { return nil }
             let data = file.data(for: info)
-            return TensorView(name: name, typeCode: info.type.rawValue, typeName: info.type.name,
+            return TensorView(name: name, format: QuantFormat(rawValue: info.type.name), typeName: info.type.name,
                               dimensions: info.dimensions, data: data.baseAddress ?? UnsafeRawPointer(file.storage.base))
         }
         self.init(configuration: configuration, weights: weights)

@@ -1,4 +1,5 @@
 import Foundation
+import Kernels
 
 /// Activation buffers for one forward pass of up to `maxBatch` tokens,
 /// allocated once per session so the token loop does not allocate.
@@ -84,7 +85,7 @@ struct Transformer: @unchecked Sendable {
     /// appends their keys/values to the cache and, when `logits` is given,
     /// writes the last token's logits (vocabularySize floats) there.
     func forward(tokens: UnsafeBufferPointer<Int32>, cache: KVCache, scratch s: ForwardScratch,
-                 runner: ParallelRunner, logits: UnsafeMutablePointer<Float>?) {
+                 kernels: KernelContext, logits: UnsafeMutablePointer<Float>?) {
         let c = configuration
         let batch = tokens.count
         precondition(batch > 0 && batch <= s.maxBatch && cache.count + batch <= cache.capacity)
@@ -109,9 +110,9 @@ struct Transformer: @unchecked Sendable {
                 rmsNorm(s.hidden + b * embedding, weight: block.attentionNorm, epsilon: c.normEpsilon,
                         count: embedding, output: s.normed + b * embedding)
             }
-            matmul(block.query, input: s.normed, output: s.query, batch: batch, runner: runner)
-            matmul(block.key, input: s.normed, output: s.key, batch: batch, runner: runner)
-            matmul(block.value, input: s.normed, output: s.value, batch: batch, runner: runner)
+            kernels.multiply(block.query, input: s.normed, output: s.query, batch: batch)
+            kernels.multiply(block.key, input: s.normed, output: s.key, batch: batch)
+            kernels.multiply(block.value, input: s.normed, output: s.value, batch: batch)
             for b in 0..<batch {
                 if let bias = block.queryBias { axpy(1, bias, s.query + b * queryDimension, queryDimension) }
                 if let bias = block.keyBias { axpy(1, bias, s.key + b * kvDimension, kvDimension) }
@@ -139,8 +140,8 @@ struct Transformer: @unchecked Sendable {
                         .update(from: s.value + b * kvDimension + head * headDimension, count: headDimension)
                 }
             }
-            attend(blockIndex: blockIndex, start: start, batch: batch, cache: cache, scratch: s, runner: runner)
-            matmul(block.output, input: s.attention, output: s.projected, batch: batch, runner: runner)
+            attend(blockIndex: blockIndex, start: start, batch: batch, cache: cache, scratch: s, kernels: kernels)
+            kernels.multiply(block.output, input: s.attention, output: s.projected, batch: batch)
             addBranch(block.postAttentionNorm, batch: batch, scratch: s)
 
             // Feed-forward branch.
@@ -148,8 +149,8 @@ struct Transformer: @unchecked Sendable {
                 rmsNorm(s.hidden + b * embedding, weight: block.feedForwardNorm, epsilon: c.normEpsilon,
                         count: embedding, output: s.normed + b * embedding)
             }
-            matmul(block.gate, input: s.normed, output: s.gate, batch: batch, runner: runner)
-            matmul(block.up, input: s.normed, output: s.up, batch: batch, runner: runner)
+            kernels.multiply(block.gate, input: s.normed, output: s.gate, batch: batch)
+            kernels.multiply(block.up, input: s.normed, output: s.up, batch: batch)
             let feedForwardCount = batch * c.feedForwardLength
             switch c.activation {
             case .silu:
@@ -157,7 +158,7 @@ struct Transformer: @unchecked Sendable {
             case .geluTanh:
                 for i in 0..<feedForwardCount { s.gate[i] = geluTanh(s.gate[i]) * s.up[i] }
             }
-            matmul(block.down, input: s.gate, output: s.projected, batch: batch, runner: runner)
+            kernels.multiply(block.down, input: s.gate, output: s.projected, batch: batch)
             addBranch(block.postFeedForwardNorm, batch: batch, scratch: s)
         }
         cache.append(tokens)
@@ -165,7 +166,7 @@ struct Transformer: @unchecked Sendable {
         if let logits {
             let last = s.hidden + (batch - 1) * embedding
             rmsNorm(last, weight: weights.outputNorm, epsilon: c.normEpsilon, count: embedding, output: s.normed)
-            matmul(weights.output, input: s.normed, output: logits, batch: 1, runner: runner)
+            kernels.multiply(weights.output, input: s.normed, output: logits, batch: 1)
         }
     }
 
@@ -223,7 +224,7 @@ struct Transformer: @unchecked Sendable {
     }
 
     /// Causal (optionally windowed) attention of the batch's queries over the cache.
-    private func attend(blockIndex: Int, start: Int, batch: Int, cache: KVCache, scratch s: ForwardScratch, runner: ParallelRunner) {
+    private func attend(blockIndex: Int, start: Int, batch: Int, cache: KVCache, scratch s: ForwardScratch, kernels: KernelContext) {
         let c = configuration
         let headDimension = c.headDimension
         let group = c.headCount / c.headCountKV
@@ -232,7 +233,8 @@ struct Transformer: @unchecked Sendable {
         let items = batch * c.headCount
         let chunks = min(items, s.scoreSlots)
         let capacity = cache.capacity
-        runner.run(chunks: chunks) { chunk in
+        kernels.pool.parallelFor(chunks) { range in
+          for chunk in range {
             let scores = s.scores + chunk * capacity
             var item = chunk * items / chunks
             let end = (chunk + 1) * items / chunks
@@ -257,6 +259,7 @@ struct Transformer: @unchecked Sendable {
                 }
                 item += 1
             }
+          }
         }
     }
 }

@@ -1,7 +1,10 @@
+import Kernels
+
 /// A tensor as the loader sees it in the model file.
 struct TensorView: @unchecked Sendable {
     let name: String
-    let typeCode: UInt32
+    /// nil when the kernels cannot compute with the stored type.
+    let format: QuantFormat?
     let typeName: String
     /// Innermost first, as GGUF stores them.
     let dimensions: [Int]
@@ -24,11 +27,11 @@ final class VectorArena: @unchecked Sendable {
 
     /// Copies (converting to F32) `count` elements; the pointer lives as long as the arena.
     func store(_ tensor: TensorView, count: Int) -> UnsafePointer<Float> {
+        precondition(tensor.format != nil)
         precondition(used + count <= capacity, "VectorArena sized too small")
         let destination = storage + used
         used += count
-        let type = InterimTensorType(rawValue: tensor.typeCode)!
-        interimDequantizeRow(type: type, row: tensor.data, count: count, into: destination)
+        Dequantize.row(tensor.format!, from: tensor.data, to: destination, count: count)
         return UnsafePointer(destination)
     }
 }
@@ -128,17 +131,17 @@ struct TransformerWeights: @unchecked Sendable {
         guard view.dimensions == expected || view.dimensions == expected + [1] || view.dimensions == expected + [1, 1] else {
             throw .tensorShapeMismatch(name: view.name, expected: expected, actual: view.dimensions, path: path)
         }
-        guard let type = InterimTensorType(rawValue: view.typeCode), columns % type.blockSize == 0 else {
+        guard let format = view.format, format.canStoreRow(columns: columns) else {
             throw .unsupportedTensorType(name: view.name, type: view.typeName, path: path)
         }
-        return WeightMatrix(name: view.name, type: type, rows: rows, columns: columns, data: view.data)
+        return WeightMatrix(name: view.name, view: MatrixView(format: format, rows: rows, columns: columns, base: view.data))
     }
 
     private static func vector(_ view: TensorView, count: Int, arena: VectorArena, path: String) throws(InferenceError) -> UnsafePointer<Float> {
         guard view.dimensions.reduce(1, *) == count, view.dimensions.first == count else {
             throw .tensorShapeMismatch(name: view.name, expected: [count], actual: view.dimensions, path: path)
         }
-        guard let type = InterimTensorType(rawValue: view.typeCode), [.f32, .f16, .bf16].contains(type) else {
+        guard let format = view.format, !format.isQuantized else {
             throw .unsupportedTensorType(name: view.name, type: view.typeName, path: path)
         }
         return arena.store(view, count: count)

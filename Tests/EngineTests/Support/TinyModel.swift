@@ -72,6 +72,9 @@ struct TinyModel {
         var weights: [String: [Float]] = [:]
         let a = spec.architecture + "."
         writer.set("general.architecture", spec.architecture)
+        writer.set("tokenizer.ggml.model", "gpt2")
+        writer.set("tokenizer.ggml.pre", "default")
+        writer.set("tokenizer.ggml.tokens", strings: (0..<spec.vocabularySize).map { "t\($0)" })
         writer.set(a + "block_count", uint32: UInt32(spec.blockCount))
         writer.set(a + "context_length", uint32: 256)
         writer.set(a + "embedding_length", uint32: UInt32(spec.embeddingLength))

@@ -1,45 +1,45 @@
 import GGUF
+import Kernels
 
-/// Encodes/decodes test weights for the GGUF types the test support can
-/// write without the Kernels quantizers (plain float formats).
+/// Encodes test weights in any GGUF type the kernels support (with the
+/// Kernels reference quantizers) and decodes them back to the F32 values
+/// the reference implementation uses.
 enum TinyModelEncoding {
+    static func format(_ type: GGMLType) throws -> QuantFormat {
+        guard let format = QuantFormat(rawValue: type.name) else { throw EncodingUnsupported(type: type) }
+        return format
+    }
+
     static func encode(_ type: GGMLType, _ values: [Float], _ columns: Int) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        switch type {
-        case .f32:
-            for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
-        case .f16:
-            for value in values { withUnsafeBytes(of: Float16(value).bitPattern.littleEndian) { bytes += $0 } }
-        case .bf16:
-            // Round to nearest even, as ggml does.
-            for value in values {
-                let bits = value.bitPattern
-                let rounded = UInt16((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16)
-                withUnsafeBytes(of: rounded.littleEndian) { bytes += $0 }
+        let format = try format(type)
+        let rowBytes = format.rowBytes(columns: columns)
+        let rows = values.count / columns
+        var bytes = [UInt8](repeating: 0, count: rows * rowBytes)
+        values.withUnsafeBufferPointer { source in
+            bytes.withUnsafeMutableBytes { destination in
+                for row in 0..<rows {
+                    Quantize.row(format, from: source.baseAddress! + row * columns,
+                                 to: destination.baseAddress! + row * rowBytes, count: columns)
+                }
             }
-        default:
-            throw EncodingUnsupported(type: type)
         }
         return bytes
     }
 
     static func decode(_ type: GGMLType, _ bytes: [UInt8], _ columns: Int) throws -> [Float] {
-        switch type {
-        case .f32:
-            return stride(from: 0, to: bytes.count, by: 4).map { i in
-                Float(bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
+        let format = try format(type)
+        let rowBytes = format.rowBytes(columns: columns)
+        let rows = bytes.count / rowBytes
+        var values = [Float](repeating: 0, count: rows * columns)
+        bytes.withUnsafeBytes { source in
+            values.withUnsafeMutableBufferPointer { destination in
+                for row in 0..<rows {
+                    Dequantize.row(format, from: source.baseAddress! + row * rowBytes,
+                                   to: destination.baseAddress! + row * columns, count: columns)
+                }
             }
-        case .f16:
-            return stride(from: 0, to: bytes.count, by: 2).map { i in
-                Float(Float16(bitPattern: UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8))
-            }
-        case .bf16:
-            return stride(from: 0, to: bytes.count, by: 2).map { i in
-                Float(bitPattern: (UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8) << 16)
-            }
-        default:
-            throw EncodingUnsupported(type: type)
         }
+        return values
     }
 
     struct EncodingUnsupported: Error { let type: GGMLType }

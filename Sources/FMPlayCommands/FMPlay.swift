@@ -12,6 +12,8 @@ public struct FMPlay: AsyncParsableCommand {
             RunCommand.self,
             TokenizeCommand.self,
             ModelsCommand.self,
+            GenerateCommand.self,
+            BenchCommand.self,
             BenchGuidanceCommand.self,
         ]
     )

@@ -107,25 +107,23 @@ struct Transformer: @unchecked Sendable {
         for (blockIndex, block) in weights.blocks.enumerated() {
             // Attention branch.
             for b in 0..<batch {
-                rmsNorm(s.hidden + b * embedding, weight: block.attentionNorm, epsilon: c.normEpsilon,
-                        count: embedding, output: s.normed + b * embedding)
+                VectorOps.rmsNorm(s.hidden + b * embedding, weight: block.attentionNorm, epsilon: c.normEpsilon, into: s.normed + b * embedding, count: embedding)
             }
-            kernels.multiply(block.query, input: s.normed, output: s.query, batch: batch)
-            kernels.multiply(block.key, input: s.normed, output: s.key, batch: batch)
-            kernels.multiply(block.value, input: s.normed, output: s.value, batch: batch)
+            kernels.matmul(MatmulTarget(block.query.view, output: s.query), MatmulTarget(block.key.view, output: s.key),
+                           MatmulTarget(block.value.view, output: s.value), input: s.normed, tokens: batch)
             for b in 0..<batch {
-                if let bias = block.queryBias { axpy(1, bias, s.query + b * queryDimension, queryDimension) }
-                if let bias = block.keyBias { axpy(1, bias, s.key + b * kvDimension, kvDimension) }
-                if let bias = block.valueBias { axpy(1, bias, s.value + b * kvDimension, kvDimension) }
+                if let bias = block.queryBias { VectorOps.addScaled(bias, scale: 1, into: s.query + b * queryDimension, count: queryDimension) }
+                if let bias = block.keyBias { VectorOps.addScaled(bias, scale: 1, into: s.key + b * kvDimension, count: kvDimension) }
+                if let bias = block.valueBias { VectorOps.addScaled(bias, scale: 1, into: s.value + b * kvDimension, count: kvDimension) }
             }
             if let queryNorm = block.queryNorm, let keyNorm = block.keyNorm {
                 for head in 0..<batch * c.headCount {
                     let q = s.query + head * headDimension
-                    rmsNorm(q, weight: queryNorm, epsilon: c.normEpsilon, count: headDimension, output: q)
+                    VectorOps.rmsNorm(q, weight: queryNorm, epsilon: c.normEpsilon, into: q, count: headDimension)
                 }
                 for head in 0..<batch * c.headCountKV {
                     let k = s.key + head * headDimension
-                    rmsNorm(k, weight: keyNorm, epsilon: c.normEpsilon, count: headDimension, output: k)
+                    VectorOps.rmsNorm(k, weight: keyNorm, epsilon: c.normEpsilon, into: k, count: headDimension)
                 }
             }
             let table = ropeSettingOfBlock[blockIndex]
@@ -146,17 +144,14 @@ struct Transformer: @unchecked Sendable {
 
             // Feed-forward branch.
             for b in 0..<batch {
-                rmsNorm(s.hidden + b * embedding, weight: block.feedForwardNorm, epsilon: c.normEpsilon,
-                        count: embedding, output: s.normed + b * embedding)
+                VectorOps.rmsNorm(s.hidden + b * embedding, weight: block.feedForwardNorm, epsilon: c.normEpsilon, into: s.normed + b * embedding, count: embedding)
             }
-            kernels.multiply(block.gate, input: s.normed, output: s.gate, batch: batch)
-            kernels.multiply(block.up, input: s.normed, output: s.up, batch: batch)
+            kernels.matmul(MatmulTarget(block.gate.view, output: s.gate), MatmulTarget(block.up.view, output: s.up),
+                           input: s.normed, tokens: batch)
             let feedForwardCount = batch * c.feedForwardLength
             switch c.activation {
-            case .silu:
-                for i in 0..<feedForwardCount { s.gate[i] = silu(s.gate[i]) * s.up[i] }
-            case .geluTanh:
-                for i in 0..<feedForwardCount { s.gate[i] = geluTanh(s.gate[i]) * s.up[i] }
+            case .silu: VectorOps.swiGLU(gate: s.gate, up: s.up, into: s.gate, count: feedForwardCount)
+            case .geluTanh: VectorOps.geGLU(gate: s.gate, up: s.up, into: s.gate, count: feedForwardCount)
             }
             kernels.multiply(block.down, input: s.gate, output: s.projected, batch: batch)
             addBranch(block.postFeedForwardNorm, batch: batch, scratch: s)
@@ -165,7 +160,7 @@ struct Transformer: @unchecked Sendable {
 
         if let logits {
             let last = s.hidden + (batch - 1) * embedding
-            rmsNorm(last, weight: weights.outputNorm, epsilon: c.normEpsilon, count: embedding, output: s.normed)
+            VectorOps.rmsNorm(last, weight: weights.outputNorm, epsilon: c.normEpsilon, into: s.normed, count: embedding)
             kernels.multiply(weights.output, input: s.normed, output: logits, batch: 1)
         }
     }
@@ -176,9 +171,9 @@ struct Transformer: @unchecked Sendable {
         for b in 0..<batch {
             let branch = s.projected + b * embedding
             if let postNorm {
-                rmsNorm(branch, weight: postNorm, epsilon: configuration.normEpsilon, count: embedding, output: branch)
+                VectorOps.rmsNorm(branch, weight: postNorm, epsilon: configuration.normEpsilon, into: branch, count: embedding)
             }
-            axpy(1, branch, s.hidden + b * embedding, embedding)
+            VectorOps.addScaled(branch, scale: 1, into: s.hidden + b * embedding, count: embedding)
         }
     }
 
@@ -248,14 +243,14 @@ struct Transformer: @unchecked Sendable {
                 let q = s.query + item * headDimension
                 let keys = cache.keys(block: blockIndex, head: kvHead) + first * headDimension
                 for p in 0..<count {
-                    scores[p] = dot(q, keys + p * headDimension, headDimension) * scale
+                    scores[p] = VectorOps.dot(q, keys + p * headDimension, count: headDimension) * scale
                 }
-                softmax(scores, count)
+                VectorOps.softmax(scores, count: count)
                 let out = s.attention + item * headDimension
                 out.update(repeating: 0, count: headDimension)
                 let values = cache.values(block: blockIndex, head: kvHead) + first * headDimension
                 for p in 0..<count {
-                    axpy(scores[p], values + p * headDimension, out, headDimension)
+                    VectorOps.addScaled(values + p * headDimension, scale: scores[p], into: out, count: headDimension)
                 }
                 item += 1
             }

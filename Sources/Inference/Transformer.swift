@@ -14,7 +14,7 @@ final class ForwardScratch {
     let projected: UnsafeMutablePointer<Float>     // [batch][embedding]
     let gate: UnsafeMutablePointer<Float>          // [batch][feedForward]
     let up: UnsafeMutablePointer<Float>            // [batch][feedForward]
-    let scores: UnsafeMutablePointer<Float>        // [scoreSlots][contextCapacity]
+    let scores: UnsafeMutablePointer<Float>        // [scoreSlots][query heads per KV head][contextCapacity]
     let scoreSlots: Int
     let ropeCos: UnsafeMutablePointer<Float>       // [ropeTables][batch][ropeDimensions/2]
     let ropeSin: UnsafeMutablePointer<Float>
@@ -37,7 +37,7 @@ final class ForwardScratch {
         gate = buffer(maxBatch * c.feedForwardLength)
         up = buffer(maxBatch * c.feedForwardLength)
         scoreSlots = max(1, threads * 4)
-        scores = buffer(scoreSlots * contextCapacity)
+        scores = buffer(scoreSlots * contextCapacity * (c.headCount / c.headCountKV))
         ropeCos = buffer(ropeTables * maxBatch * c.ropeDimensions / 2)
         ropeSin = buffer(ropeTables * maxBatch * c.ropeDimensions / 2)
         all = [hidden, normed, query, key, value, attention, projected, gate, up, scores, ropeCos, ropeSin]
@@ -219,42 +219,49 @@ struct Transformer: @unchecked Sendable {
     }
 
     /// Causal (optionally windowed) attention of the batch's queries over the cache.
+    /// One work item is a (token, KV head) pair: the query heads sharing that
+    /// KV head (GQA) read each cached key and value once.
     private func attend(blockIndex: Int, start: Int, batch: Int, cache: KVCache, scratch s: ForwardScratch, kernels: KernelContext) {
         let c = configuration
         let headDimension = c.headDimension
         let group = c.headCount / c.headCountKV
         let window = c.blocks[blockIndex].slidingWindow
         let scale = c.attentionScale
-        let items = batch * c.headCount
+        let items = batch * c.headCountKV
         let chunks = min(items, s.scoreSlots)
         let capacity = cache.capacity
         kernels.pool.parallelFor(chunks) { range in
-          for chunk in range {
-            let scores = s.scores + chunk * capacity
-            var item = chunk * items / chunks
-            let end = (chunk + 1) * items / chunks
-            while item < end {
-                let b = item / c.headCount
-                let head = item % c.headCount
-                let kvHead = head / group
-                let position = start + b
-                let first = window.map { max(0, position - $0 + 1) } ?? 0
-                let count = position - first + 1
-                let q = s.query + item * headDimension
-                let keys = cache.keys(block: blockIndex, head: kvHead) + first * headDimension
-                for p in 0..<count {
-                    scores[p] = VectorOps.dot(q, keys + p * headDimension, count: headDimension) * scale
+            for chunk in range {
+                let scores = s.scores + chunk * capacity * group
+                for item in chunk * items / chunks..<(chunk + 1) * items / chunks {
+                    let b = item / c.headCountKV
+                    let kvHead = item % c.headCountKV
+                    let position = start + b
+                    let first = window.map { max(0, position - $0 + 1) } ?? 0
+                    let count = position - first + 1
+                    let firstHead = b * c.headCount + kvHead * group
+                    let keys = cache.keys(block: blockIndex, head: kvHead) + first * headDimension
+                    for p in 0..<count {
+                        let key = keys + p * headDimension
+                        for g in 0..<group {
+                            let q = s.query + (firstHead + g) * headDimension
+                            scores[g * capacity + p] = VectorOps.dot(q, key, count: headDimension) * scale
+                        }
+                    }
+                    for g in 0..<group {
+                        VectorOps.softmax(scores + g * capacity, count: count)
+                        (s.attention + (firstHead + g) * headDimension).update(repeating: 0, count: headDimension)
+                    }
+                    let values = cache.values(block: blockIndex, head: kvHead) + first * headDimension
+                    for p in 0..<count {
+                        let value = values + p * headDimension
+                        for g in 0..<group {
+                            VectorOps.addScaled(value, scale: scores[g * capacity + p],
+                                                into: s.attention + (firstHead + g) * headDimension, count: headDimension)
+                        }
+                    }
                 }
-                VectorOps.softmax(scores, count: count)
-                let out = s.attention + item * headDimension
-                out.update(repeating: 0, count: headDimension)
-                let values = cache.values(block: blockIndex, head: kvHead) + first * headDimension
-                for p in 0..<count {
-                    VectorOps.addScaled(values + p * headDimension, scale: scores[p], into: out, count: headDimension)
-                }
-                item += 1
             }
-          }
         }
     }
 }

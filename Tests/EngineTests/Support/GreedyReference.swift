@@ -13,6 +13,9 @@ struct GreedyReferenceCase {
 
     let id: String
     let promptIds: [Int32]
+    /// Tokens other llama.cpp configurations (the case's `variants`) chose at
+    /// the step where they first left the default continuation.
+    let variantChoices: [Int: Set<Int32>]
     let steps: [Step]
 
     static func load(_ path: String) throws -> [GreedyReferenceCase] {
@@ -24,7 +27,15 @@ struct GreedyReferenceCase {
                   let prompt = item["prompt_ids"]?.arrayValue?.compactMap({ $0.intValue.map(Int32.init) }),
                   let steps = item["top5_logprobs_per_step"]?.arrayValue
             else { throw ReferenceFormatError(path: path, what: "case without id/prompt_ids/top5_logprobs_per_step") }
-            return GreedyReferenceCase(id: id, promptIds: prompt, steps: try steps.map { step in
+            let generated = item["generated_ids"]?.arrayValue?.compactMap { $0.intValue.map(Int32.init) } ?? []
+            var variantChoices: [Int: Set<Int32>] = [:]
+            for (_, variant) in item["variants"]?.objectValue ?? [:] {
+                guard let ids = variant["generated_ids"]?.arrayValue?.compactMap({ $0.intValue.map(Int32.init) }) else { continue }
+                if let step = zip(ids, generated).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+                    variantChoices[step, default: []].insert(ids[step])
+                }
+            }
+            return GreedyReferenceCase(id: id, promptIds: prompt, variantChoices: variantChoices, steps: try steps.map { step in
                 guard let token = step["id"]?.intValue, let top = step["top5"]?.arrayValue else {
                     throw ReferenceFormatError(path: path, what: "step without id/top5 in case \(id)")
                 }

@@ -96,3 +96,69 @@ final class SemanticModelTests: XCTestCase {
         XCTAssertTrue(analysis.diagnostics.allSatisfy { $0.code == .syntaxError || $0.code.rawValue.hasPrefix("FM") })
     }
 }
+
+final class GuideFormTests: XCTestCase {
+    func guides(_ attribute: String, type: String = "String") -> [Guide.Kind] {
+        let file = PromptAnalyzer.analyze("@Generable\nstruct T {\n    \(attribute)\n    var p: \(type)\n}\n").file
+        return file.types.first?.properties.first?.guides.map(\.kind) ?? []
+    }
+
+    func testEveryGuideForm() {
+        XCTAssertEqual(guides("@Guide(.anyOf([\"a\", \"b\"]))"), [.anyOf(["a", "b"])])
+        XCTAssertEqual(guides("@Guide(.constant(\"v1\"))"), [.constant("v1")])
+        XCTAssertEqual(guides("@Guide(.pattern(/[a-z]+/))"), [.pattern("[a-z]+")])
+        XCTAssertEqual(guides("@Guide(.pattern(#/a/b/#))"), [.pattern("a/b")])
+        XCTAssertEqual(guides("@Guide(.pattern(\"[0-9]+\"))"), [.pattern("[0-9]+")])
+        XCTAssertEqual(guides("@Guide(try! Regex(\"x+\"))"), [.pattern("x+")])
+        XCTAssertEqual(guides("@Guide(.minimum(-2), .maximum(3.5))", type: "Double"), [.minimum(-2), .maximum(3.5)])
+        XCTAssertEqual(guides("@Guide(.range(0.5...1.5))", type: "Double"), [.range(0.5, 1.5)])
+        XCTAssertEqual(guides("@Guide(.count(3))", type: "[String]"), [.count(3)])
+        XCTAssertEqual(guides("@Guide(.count(3...8))", type: "[String]"), [.countRange(3, 8)])
+        XCTAssertEqual(guides("@Guide(.minimumCount(1), .maximumCount(20))\n    @Guide(description: \"d\")", type: "[String]"), [.minimumCount(1), .maximumCount(20)])
+        if case .element(let inner)? = guides("@Guide(.element(.range(1...5)))", type: "[Int]").first {
+            XCTAssertEqual(inner.kind, .range(1, 5))
+        } else {
+            XCTFail("expected .element")
+        }
+    }
+
+    func testRegexBuilderTranslation() {
+        let builder = """
+            @Guide(Regex {
+                    Optionally { "+" }
+                    Repeat(.digit, count: 3)
+                    ZeroOrMore(.whitespace)
+                    OneOrMore(.anyOf("ab-"))
+                    Repeat(1...2) { "x" }
+                })
+            """
+        XCTAssertEqual(guides(builder), [.pattern("(?:\\+)?(?:\\d){3}(?:\\s)*(?:[ab\\-])+x{1,2}")])
+        guard case .unrecognized(let reason)? = guides("@Guide(Regex { Lookahead { \"a\" } })").first else {
+            return XCTFail("an unsupported builder component must be reported")
+        }
+        XCTAssertTrue(reason.contains("Lookahead"), reason)
+    }
+
+    func testDescriptionsAndSchemaNames() throws {
+        let file = PromptAnalyzer.analyze("""
+            @Generable(name: "Ticket", description: "A ticket")
+            struct T {
+                @Guide(description: "The seat")
+                var seat: String
+            }
+            @Generable
+            enum E {
+                @Guide(description: "first")
+                case a
+                case b(Int, label: String)
+            }
+            """).file
+        XCTAssertEqual(file.type(named: "T")?.generableAttribute?.schemaName, "Ticket")
+        XCTAssertEqual(file.schemas["T"]?.definitions.first?.name, "Ticket")
+        XCTAssertEqual(file.schemas["T"]?.definitions.first?.description, "A ticket")
+        let enumSchema = try XCTUnwrap(file.schemas["E"]?.definitions.first)
+        guard case .enumeration(let cases) = enumSchema.kind else { return XCTFail("not an enum") }
+        XCTAssertEqual(cases.map(\.description), ["first", nil])
+        XCTAssertEqual(cases[1].associatedValues.map(\.name), ["_0", "label"])
+    }
+}

@@ -39,7 +39,11 @@ public struct RunCommand: AsyncParsableCommand {
     @Option(help: "The temperature used unless a file's options set one.")
     var temperature: Double?
 
-    @Option(name: .customLong("max-tokens"), help: "The response token limit used unless a file's options set one.")
+    /// A small model may never emit its end token; without a limit it would
+    /// generate until the context is full (minutes on the default model).
+    static let defaultMaximumTokens = 512
+
+    @Option(name: .customLong("max-tokens"), help: "The response token limit used unless a file's options set one (default 512).")
     var maxTokens: Int?
 
     @Option(help: "Seconds each block may run before it is cancelled.")
@@ -69,7 +73,7 @@ public struct RunCommand: AsyncParsableCommand {
         do { languageModel = try ModelFactory.makeModel(backend: backend, modelPath: model) } catch { throw usage("\(error)") }
 
         let configuration = EvaluationConfiguration(
-            model: languageModel, seed: seed, temperature: temperature, maximumResponseTokens: maxTokens, timeout: timeout,
+            model: languageModel, seed: seed, temperature: temperature, maximumResponseTokens: maxTokens ?? Self.defaultMaximumTokens, timeout: timeout,
             cache: noCache ? nil : ResultCache(directory: ResultCache.defaultDirectory(environment: environment)))
         let evaluator = PlaygroundEvaluator(configuration: configuration)
         let selection: PlaygroundEvaluator.Selection = block.map { .named($0) } ?? line.map { .line($0) } ?? .all

@@ -3,9 +3,9 @@
 token ids for tricky strings under the llama-bpe, qwen2, gpt-2 and default
 pre-tokenizers (SmolLM2's vocabulary and merges with tokenizer.ggml.pre changed).
 
-  PRETOKENIZER_VARIANTS_DIR=/tmp/pre swift test --filter TokenizerPreTokenizerTests   # writes the variant GGUFs
+  PRETOKENIZER_VARIANTS_DIR=$DIR swift test --filter TokenizerPreTokenizerTests   # writes the variant GGUFs
   pip install llama-cpp-python==0.3.36   # outside the repository
-  python3 scripts/tokenizer-reference.py /tmp/pre > /tmp/pre/ref.json
+  python3 scripts/tokenizer-reference.py $DIR > $DIR/ref.json
 Then paste ref.json into the Swift file (one pre-tokenizer per line)."""
 import json
 import sys

@@ -3,7 +3,7 @@ import JSON
 @testable import LanguageServer
 import XCTest
 
-let sampleURI = "file:///tmp/fmplay-tests/trip.fmplay"
+let sampleURI = "file:///projects/trip.fmplay"
 let sampleText = """
     import FoundationModels
     import Playgrounds

@@ -111,7 +111,7 @@ final class ProcessClient: @unchecked Sendable {
 }
 
 final class ProcessTests: XCTestCase {
-    private let uri = "file:///tmp/process-test.fmplay"
+    private let uri = "file:///projects/process-test.fmplay"
 
     private func initialize(_ client: ProcessClient, options: JSONValue = ["evaluate": "manual"]) throws {
         let result = try client.request("initialize", [

@@ -148,19 +148,14 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
         var firstTokenAt: ContinuousClock.Instant?
         var mask = Guidance.TokenMask(vocabularySize: vocabulary.vocabularySize)
         var logits = [Float](repeating: 0, count: model.vocabularySize)
-        let wrapsToolCalls = matcher != nil && !toolSignatures(request).isEmpty
-        var heldText = ""  // text held back while it may still be a tool call opener
+        // With tools, the answer streams as soon as its first bytes rule out the tool-call opener.
+        var gate = ToolCallGate(opener: ToolCallFormat.chatML.opener, toolsPossible: matcher != nil && !toolSignatures(request).isEmpty)
         var finishedValue = false
 
         func deliver(_ tokens: [Int32]) {
             var text = ""
             for token in tokens { text += detokenizer.append(token) }
-            guard !text.isEmpty else { return }
-            if wrapsToolCalls {
-                heldText += text
-                return
-            }
-            emit(.text(text, tokenCount: tokens.count))
+            if let (piece, count) = gate.add(text, tokens: tokens.count) { emit(.text(piece, tokenCount: count)) }
         }
 
         while generated.count < budget {
@@ -215,20 +210,13 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
             if generated.count < budget { try session.evaluate([token]) }
         }
         if matcher?.isFinished == true { finishedValue = true }
-        let tail = detokenizer.finish()
-        if wrapsToolCalls { heldText += tail } else if !tail.isEmpty { emit(.text(tail, tokenCount: 0)) }
-
+        if let (piece, count) = gate.finish(tail: detokenizer.finish()) { emit(.text(piece, tokenCount: count)) }
         if let matcher, !finishedValue, !matcher.isComplete {
             throw GenerationError.decodingFailure(.init(debugDescription:
                 "the response reached \(budget) tokens before the value was complete (maximumResponseTokens or the context size \(contextSize))"))
         }
-        if wrapsToolCalls {
-            let format = ToolCallFormat.chatML
-            if heldText.hasPrefix(format.opener) {
-                emit(.toolCalls(try parseToolCalls(heldText, format: format)))
-            } else if !heldText.isEmpty {
-                emit(.text(heldText, tokenCount: generated.count))
-            }
+        if gate.decision == .toolCall {
+            emit(.toolCalls(try parseToolCalls(gate.heldText, format: .chatML)))
         }
         let end = ContinuousClock.now
         let firstToken = firstTokenAt ?? end

@@ -104,9 +104,21 @@ public struct Usage: Sendable, Hashable {
 
     public var totalTokens: Int { promptTokens + responseTokens }
 
-    public static func + (a: Usage, b: Usage) -> Usage {
-        Usage(promptTokens: a.promptTokens + b.promptTokens, cachedTokens: a.cachedTokens + b.cachedTokens,
-              responseTokens: a.responseTokens + b.responseTokens)
+    /// The usage of a response after one more model turn. A response with
+    /// tool rounds takes several turns, each reading the whole transcript so
+    /// far; every token is counted once:
+    /// - `promptTokens`: the first turn's prompt plus, for each later turn,
+    ///   the prompt tokens it did not reuse from the KV cache (the tool calls
+    ///   and outputs appended since), so it is about the context the answer
+    ///   was generated from, never a sum of overlapping prompts;
+    /// - `cachedTokens`: the first turn's KV-cache reuse, i.e. the prompt
+    ///   prefix computed before this response (later turns reuse what this
+    ///   response computed itself, which is not a cache hit);
+    /// - `responseTokens`: every generated token (tool calls and the answer).
+    public func adding(turn: Usage, isFirst: Bool) -> Usage {
+        if isFirst { return turn }
+        return Usage(promptTokens: promptTokens + max(0, turn.promptTokens - turn.cachedTokens), cachedTokens: cachedTokens,
+                     responseTokens: responseTokens + turn.responseTokens)
     }
 }
 

@@ -191,6 +191,7 @@ public final class LanguageModelSession: Sendable {
             var tokens = 0
             var calls: [Transcript.ToolCall] = []
             var lastContent: GeneratedContent?
+            let isFirstTurn = rounds == 0
             for try await event in model.generate(request) {
                 switch event {
                 case .text(let piece, let count):
@@ -209,7 +210,7 @@ public final class LanguageModelSession: Sendable {
                 case .toolCalls(let requested):
                     calls += requested
                 case .finished(let statistics):
-                    usage = usage + statistics.usage
+                    usage = usage.adding(turn: statistics.usage, isFirst: isFirstTurn)
                     tokensPerSecond = statistics.tokensPerSecond
                 }
             }

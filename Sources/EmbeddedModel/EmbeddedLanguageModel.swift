@@ -85,8 +85,9 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
 
     // MARK: Prompt
 
-    /// The chat-template text for the request, ending with the assistant turn opening.
-    func render(_ request: GenerationRequest) -> String {
+    /// The chat-template text for the request, ending with the assistant turn
+    /// opening unless `addGenerationPrompt` is false.
+    func render(_ request: GenerationRequest, addGenerationPrompt: Bool = true) -> String {
         var messages: [ChatMessage] = []
         var toolDefinitions = request.tools
         let lastPrompt = request.transcript.entries.lastIndex { if case .prompt = $0 { true } else { false } }
@@ -98,7 +99,7 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
             case .prompt(let prompt):
                 var text = prompt.segments.map(\.text).joined(separator: "\n")
                 if index == lastPrompt, let schema = request.schema, request.includeSchemaInPrompt {
-                    text += "\n\nAnswer with JSON only, in this form:\n" + SchemaPrompt.describe(schema)
+                    text += Self.schemaInstruction + SchemaPrompt.describe(schema)
                 }
                 messages.append(.user(text))
             case .toolCalls(let calls):
@@ -113,8 +114,28 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
         }
         let allowsTools = request.options.toolCallingMode?.kind != .disallowed
         let tools = allowsTools ? toolDefinitions.map(Self.toolDefinitionJSON) : []
-        return template.render(messages, addGenerationPrompt: true, tools: tools)
+        return template.render(messages, addGenerationPrompt: addGenerationPrompt, tools: tools)
     }
+
+    /// Tokens of the entries in the chat format (without the template's
+    /// default system turn, which is not the caller's text), plus the schema
+    /// description `includeSchemaInPrompt` adds.
+    public func tokenCount(for entries: [Transcript.Entry], schema: GenerationSchema?) async throws -> Int {
+        var count = 0
+        if !entries.isEmpty {
+            let text = render(GenerationRequest(transcript: Transcript(entries: entries)), addGenerationPrompt: false)
+            let overhead = render(GenerationRequest(transcript: Transcript()), addGenerationPrompt: false)
+            let startsWithInstructions = if case .instructions? = entries.first { true } else { false }
+            count += tokenize(text).count - (startsWithInstructions ? tokenize("").count : tokenize(overhead).count)
+        }
+        if let schema {
+            count += tokenizer.tokenize(Self.schemaInstruction + SchemaPrompt.describe(schema), addSpecial: false, parseSpecial: false).count
+        }
+        return count
+    }
+
+    /// Precedes the schema description in the last prompt.
+    static let schemaInstruction = "\n\nAnswer with JSON only, in this form:\n"
 
     static func toolDefinitionJSON(_ tool: Transcript.ToolDefinition) -> String {
         let function: JSONValue = ["name": .string(tool.name), "description": .string(tool.description),

@@ -1,3 +1,5 @@
+import Schema
+
 /// A model loaded on first use. `fmplay run` and the language server wrap
 /// the embedded engine in it, so a run whose blocks are all cached never
 /// loads weights. The identity is given up front (e.g. path, size and
@@ -42,10 +44,18 @@ public final class DeferredLanguageModel: LanguageModel, @unchecked Sendable {
         do {
             return try loaded().generate(request)
         } catch {
-            return AsyncThrowingStream { continuation in
-                continuation.finish(throwing: GenerationError.assetsUnavailable(.init(debugDescription:
-                    "the model \(name) could not be loaded: \(error)")))
-            }
+            let failure = loadFailure(error)
+            return AsyncThrowingStream { continuation in continuation.finish(throwing: failure) }
         }
+    }
+
+    public func tokenCount(for entries: [Transcript.Entry], schema: GenerationSchema?) async throws -> Int {
+        let model: any LanguageModel
+        do { model = try loaded() } catch { throw loadFailure(error) }
+        return try await model.tokenCount(for: entries, schema: schema)
+    }
+
+    private func loadFailure(_ error: any Error) -> GenerationError {
+        .assetsUnavailable(.init(debugDescription: "the model \(name) could not be loaded: \(error)"))
     }
 }

@@ -36,6 +36,10 @@ public protocol LanguageModel: Sendable {
     func prewarm(transcript: Transcript) async
     /// Runs one model turn. See the protocol documentation.
     func generate(_ request: GenerationRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error>
+    /// How many tokens the model reads for `entries` (rendered in its own chat
+    /// format, tool definitions included) plus, when given, the prompt
+    /// description of `schema`. Backs `SystemLanguageModel.tokenCount(for:)`.
+    func tokenCount(for entries: [Transcript.Entry], schema: GenerationSchema?) async throws -> Int
 }
 
 extension LanguageModel {

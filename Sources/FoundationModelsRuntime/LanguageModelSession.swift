@@ -23,6 +23,7 @@ public final class LanguageModelSession: Sendable {
         var transcript: Transcript
         var isResponding = false
         var nextID = 1
+        var usage = Usage()
     }
     private let state: Locked<State>
 
@@ -63,6 +64,8 @@ public final class LanguageModelSession: Sendable {
 
     public var transcript: Transcript { state.withLock { $0.transcript } }
     public var isResponding: Bool { state.withLock { $0.isResponding } }
+    /// Token usage of every successful response of this session, summed (27's `session.usage`).
+    public var usage: Usage { state.withLock { $0.usage } }
 
     /// Warms the model up for this session's transcript.
     public func prewarm() async {
@@ -276,9 +279,13 @@ public final class LanguageModelSession: Sendable {
         }
         let final = working
         let committedID = nextID
+        let responseUsage = usage
         state.withLock { state in
             state.transcript = final
             state.nextID = committedID
+            state.usage = Usage(promptTokens: state.usage.promptTokens + responseUsage.promptTokens,
+                                cachedTokens: state.usage.cachedTokens + responseUsage.cachedTokens,
+                                responseTokens: state.usage.responseTokens + responseUsage.responseTokens)
         }
         return RawResponse(content: content, entries: final.entries[firstNew...],
                            statistics: GenerationStatistics(usage: usage, timeToFirstToken: timeToFirstToken ?? 0,

@@ -1,4 +1,5 @@
 import Schema
+import JSON
 
 /// A deterministic, instant `LanguageModel` for tests and for
 /// `fmplay run --backend scripted`.
@@ -92,6 +93,13 @@ public struct ScriptedLanguageModel: LanguageModel {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+
+    /// Words of the entries as the model reads them, plus the words of the
+    /// schema's JSON Schema text.
+    public func tokenCount(for entries: [Transcript.Entry], schema: GenerationSchema?) async throws -> Int {
+        Self.tokens(of: Self.render(Transcript(entries: entries))).count
+            + (schema.map { Self.tokens(of: $0.jsonSchema().serialized(pretty: true)).count } ?? 0)
     }
 
     // MARK: Deriving a reply

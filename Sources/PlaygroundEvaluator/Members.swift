@@ -84,6 +84,7 @@ extension Interpreter {
             switch name {
             case "transcript": return .transcript(session.transcript)
             case "isResponding": return .bool(session.isResponding)
+            case "usage": return .usage(session.usage)
             default: break
             }
         case .response(let r):
@@ -106,6 +107,13 @@ extension Interpreter {
             case "cachedTokens", "cachedTokenCount": return .int(u.cachedTokens)
             case "responseTokens", "outputTokenCount": return .int(u.responseTokens)
             case "totalTokenCount", "totalTokens": return .int(u.totalTokens)
+            // 27's nested form: usage.input.totalTokenCount / cachedTokenCount, usage.output.totalTokenCount.
+            case "input":
+                return .structure(type: "LanguageModelSession.Usage.Input", fields: [
+                    ("totalTokenCount", .int(u.promptTokens)), ("cachedTokenCount", .int(u.cachedTokens))])
+            case "output":
+                return .structure(type: "LanguageModelSession.Usage.Output", fields: [
+                    ("totalTokenCount", .int(u.responseTokens)), ("reasoningTokenCount", .int(0))])
             default: break
             }
         case .transcript(let t):

@@ -188,5 +188,27 @@ extension Interpreter {
             return .content(content)
         }
     }
-}
 
+    /// `model.tokenCount(for:)` (26.4) for a prompt (a string or `Prompt`),
+    /// `Instructions`, an array of tools, a `GenerationSchema` or transcript
+    /// entries (a transcript or an array of its entries).
+    func tokenCount(_ model: SystemLanguageModel, _ e: FunctionCallExprSyntax) async throws -> Value {
+        let args = try await arguments(e.arguments)
+        guard let value = args.value("for") else { throw error("tokenCount needs for:", e) }
+        let count: Int
+        switch value {
+        case .string(let text): count = try await model.tokenCount(for: Prompt(text))
+        case .prompt(let prompt): count = try await model.tokenCount(for: prompt)
+        case .instructions(let instructions): count = try await model.tokenCount(for: instructions)
+        case .schema(let schema): count = try await model.tokenCount(for: schema)
+        case .transcript(let transcript): count = try await model.tokenCount(for: transcript.entries)
+        case .array(let items) where items.allSatisfy({ if case .transcriptEntry = $0 { true } else { false } }):
+            count = try await model.tokenCount(for: items.compactMap { if case .transcriptEntry(let entry) = $0 { entry } else { nil } })
+        case .array(let items):
+            count = try await model.tokenCount(for: try items.map { try tool(from: $0, e) })
+        default:
+            count = try await model.tokenCount(for: Prompt(promptText(value)))
+        }
+        return .int(count)
+    }
+}

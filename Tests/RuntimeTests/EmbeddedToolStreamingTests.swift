@@ -26,7 +26,7 @@ final class EmbeddedToolStreamingTests: XCTestCase {
             .prompt(.init(segments: [.text(.init(content: text))])),
         ])
         return GenerationRequest(transcript: transcript, schema: schema, tools: tools,
-                                 options: GenerationOptions(maximumResponseTokens: 60, toolCallingMode: mode))
+                                 options: GenerationOptions(maximumResponseTokens: 32, toolCallingMode: mode))
     }
 
     private func events(_ request: GenerationRequest) async throws -> [LanguageModelEvent] {
@@ -64,6 +64,22 @@ final class EmbeddedToolStreamingTests: XCTestCase {
         let calls = events.compactMap { if case .toolCalls(let calls) = $0 { calls } else { nil } }.flatMap { $0 }
         XCTAssertFalse(calls.isEmpty, ".required must produce a tool call: \(events)")
         XCTAssertNotNil(calls.first?.arguments["city"]?.stringValue, "the arguments follow the tool's schema")
+    }
+
+    func testTokenCountMatchesWhatARequestReads() async throws {
+        let model = try model()
+        let request = request("What is the temperature in Paris?", mode: .allowed)
+        let counted = try await model.tokenCount(for: request.transcript.entries, schema: nil)
+        var promptTokens = 0
+        for try await event in model.generate(request) {
+            if case .finished(let statistics) = event { promptTokens = statistics.usage.promptTokens }
+        }
+        // The request adds only the assistant turn opening ("<|im_start|>assistant\n").
+        XCTAssertTrue((1...4).contains(promptTokens - counted), "request \(promptTokens) tokens, counted \(counted)")
+        let prompt = try await model.tokenCount(for: [.prompt(.init(segments: [.text(.init(content: "Hi"))]))], schema: nil)
+        XCTAssertTrue((2...8).contains(prompt), "a one-word prompt with its chat markup, without the default system turn: \(prompt)")
+        let schema = try await model.tokenCount(for: [], schema: searchSchema)
+        XCTAssertGreaterThan(schema, 5)
     }
 
     func testGuidedAnswerWithToolsStreams() async throws {

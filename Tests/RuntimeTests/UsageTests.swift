@@ -26,6 +26,8 @@ private struct TurnReplayModel: LanguageModel {
 
     init(_ turns: [Turn]) { queue = Queue(turns) }
 
+    func tokenCount(for entries: [Transcript.Entry], schema: GenerationSchema?) async throws -> Int { entries.count }
+
     func generate(_ request: GenerationRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> {
         let turn = queue.next()
         return AsyncThrowingStream { continuation in

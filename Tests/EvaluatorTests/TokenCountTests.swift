@@ -1,0 +1,69 @@
+import FoundationModelsRuntime
+import PlaygroundEvaluator
+import XCTest
+
+/// `SystemLanguageModel.tokenCount(for:)` (26.4) and 27's usage forms, on the
+/// scripted model (one token per whitespace-separated word).
+final class TokenCountTests: XCTestCase {
+    func testTokenCountForEveryKindOfInput() async {
+        let result = await evaluate(travelTypes + """
+            struct WeatherTool: Tool {
+                let name = "getWeather"
+                let description = "Weather for a city"
+
+                @Generable
+                struct Arguments {
+                    var city: String
+                }
+
+                func call(arguments: Arguments) async throws -> String {
+                    "sunny"
+                }
+            }
+
+            #Playground("tokens") {
+                let model = SystemLanguageModel.default
+                print(try await model.tokenCount(for: "Plan a weekend in Paris"))
+                print(try await model.tokenCount(for: Prompt("Plan a weekend")))
+                print(try await model.tokenCount(for: Instructions("Be brief.")))
+                print(try await model.tokenCount(for: [WeatherTool()]) > 0)
+                print(try await model.tokenCount(for: Suggestions.generationSchema) > 0)
+                let session = LanguageModelSession(instructions: "Be brief.")
+                let response = try await session.respond(to: "Hi")
+                print(try await model.tokenCount(for: session.transcript))
+                print(try await model.tokenCount(for: response.transcriptEntries))
+            }
+            """)
+        XCTAssertEqual(result.blocks[0].status, .ok, "\(result.blocks[0].error ?? "")")
+        // "(Prompt) Plan a weekend in Paris": the entry as the scripted model reads it.
+        XCTAssertEqual(prints(result), ["6", "4", "3", "true", "true", "10", "7"])
+    }
+
+    func testNestedUsageAndSessionUsage() async {
+        let result = await evaluate("""
+            #Playground("usage") {
+                let session = LanguageModelSession()
+                let first = try await session.respond(to: "Hi")
+                let second = try await session.respond(to: "Hi again")
+                print(first.usage.input.totalTokenCount == first.usage.promptTokens)
+                print(second.usage.input.cachedTokenCount == second.usage.cachedTokens)
+                print(first.usage.output.totalTokenCount + second.usage.output.totalTokenCount == session.usage.responseTokens)
+                print(session.usage.totalTokenCount == first.usage.totalTokenCount + second.usage.totalTokenCount)
+            }
+            """)
+        XCTAssertEqual(prints(result), ["true", "true", "true", "true"])
+    }
+
+    func testTokenCountWithoutAModelIsAssetsUnavailable() async {
+        let result = await evaluate("""
+            #Playground("none") {
+                do {
+                    _ = try await SystemLanguageModel.default.tokenCount(for: "Hi")
+                } catch LanguageModelSession.GenerationError.assetsUnavailable {
+                    print("unavailable")
+                }
+            }
+            """, model: nil)
+        XCTAssertEqual(prints(result), ["unavailable"])
+    }
+}

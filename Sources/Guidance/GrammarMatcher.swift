@@ -45,16 +45,35 @@ public final class GrammarMatcher {
 
     // MARK: Masks
 
-    /// The tokens allowed next.
-    public func mask() -> TokenMask {
-        var mask = TokenMask(vocabularySize: vocabulary.vocabularySize)
-        fillMask(&mask)
-        return mask
+    /// The number of 64-bit words a mask of this vocabulary needs.
+    public var maskWordCount: Int { vocabulary.wordCount }
+
+    /// The tokens allowed next, in increasing order (for tests and tools; the
+    /// decoding loop uses `fillMask`).
+    public func allowedTokens() -> [Int] {
+        var words = [UInt64](repeating: 0, count: maskWordCount)
+        words.withUnsafeMutableBufferPointer { fillMask($0) }
+        var result: [Int] = []
+        for (index, word) in words.enumerated() {
+            var remaining = word
+            while remaining != 0 {
+                result.append(index << 6 | remaining.trailingZeroBitCount)
+                remaining &= remaining - 1
+            }
+        }
+        return result
     }
 
-    /// Writes the tokens allowed next into `mask` (sized for this vocabulary).
-    public func fillMask(_ mask: inout TokenMask) {
-        precondition(mask.vocabularySize == vocabulary.vocabularySize, "mask of another vocabulary")
+    /// Writes the tokens allowed next as a bitset (bit `t % 64` of word `t / 64`
+    /// set when token t is allowed) into `words`, which needs at least
+    /// `maskWordCount` words; words past those are cleared. This is the layout
+    /// of the engine's `TokenMask`, so the sampler reads the mask in place.
+    public func fillMask(_ output: UnsafeMutableBufferPointer<UInt64>) {
+        precondition(output.count >= maskWordCount, "a mask of \(output.count) words for a vocabulary needing \(maskWordCount)")
+        if output.count > maskWordCount {
+            UnsafeMutableBufferPointer(rebasing: output[maskWordCount...]).update(repeating: 0)
+        }
+        let words = UnsafeMutableBufferPointer(rebasing: output[..<maskWordCount])
         let tables = grammar.tables
         // Frames that accept and can read nothing more return at once.
         var frameDepth = ended ? 0 : depth
@@ -64,10 +83,10 @@ public final class GrammarMatcher {
             frameDepth -= 1
         }
         let complete = isComplete
-        mask.words.withUnsafeMutableBufferPointer { words in
+        fill: do {
             guard frameDepth > 0 else {
                 words.update(repeating: 0)
-                return
+                break fill
             }
             let entry = stateMask(stack[frameDepth - 1])
             entry.words.withUnsafeBufferPointer { source in
@@ -106,7 +125,9 @@ public final class GrammarMatcher {
                 }
             }
         }
-        if complete { for token in vocabulary.endOfSequenceTokens { mask.insert(token) } }
+        if complete {
+            for token in vocabulary.endOfSequenceTokens { words[token >> 6] |= 1 << UInt64(token & 63) }
+        }
     }
 
     private func stateMask(_ state: UInt32) -> StateMask {

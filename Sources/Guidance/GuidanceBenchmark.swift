@@ -103,7 +103,7 @@ public enum GuidanceBenchmark {
             let grammar = try workload.compile()
             compiles.append((cpuMicroseconds() - start) / 1000)
             let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
-            var mask = TokenMask(vocabularySize: vocabulary.vocabularySize)
+            var mask = [UInt64](repeating: 0, count: matcher.maskWordCount)
             var maskTimes: [Double] = []
             var advanceTimes: [Double] = []
             forcedCount = 0
@@ -115,9 +115,9 @@ public enum GuidanceBenchmark {
                     forcedCount += forced.count
                 }
                 start = cpuMicroseconds()
-                matcher.fillMask(&mask)
+                mask.withUnsafeMutableBufferPointer { matcher.fillMask($0) }
                 maskTimes.append(cpuMicroseconds() - start)
-                guard mask.contains(token) else {
+                guard mask[token >> 6] & (1 << UInt64(token & 63)) != 0 else {
                     throw GuidanceError(.invalidSchema, path: workload.name, "the instance token \(token) is masked")
                 }
                 start = cpuMicroseconds()

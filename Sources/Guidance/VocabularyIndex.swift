@@ -154,39 +154,3 @@ struct StateMask: Sendable {
     var words: [UInt64]
     var dependentNodes: [UInt32]
 }
-
-/// The set of allowed tokens at one step, as a bitset over token ids.
-public struct TokenMask: Sendable, Hashable {
-    public let vocabularySize: Int
-    public internal(set) var words: [UInt64]
-
-    public init(vocabularySize: Int) {
-        self.vocabularySize = vocabularySize
-        words = [UInt64](repeating: 0, count: (vocabularySize + 63) / 64)
-    }
-
-    public func contains(_ token: Int) -> Bool {
-        token >= 0 && token < vocabularySize && words[token >> 6] & (1 << UInt64(token & 63)) != 0
-    }
-
-    public var allowedCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
-
-    public var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
-
-    /// The allowed token ids in increasing order.
-    public var allowedTokens: [Int] {
-        var result: [Int] = []
-        for (index, word) in words.enumerated() {
-            var remaining = word
-            while remaining != 0 {
-                result.append(index << 6 | remaining.trailingZeroBitCount)
-                remaining &= remaining - 1
-            }
-        }
-        return result
-    }
-
-    mutating func insert(_ token: Int) {
-        words[token >> 6] |= 1 << UInt64(token & 63)
-    }
-}

@@ -43,5 +43,13 @@ public struct TokenMask: Sendable, Equatable {
         for i in words.indices { words[i] = 0 }
     }
 
+    /// The bits in place, for a producer that writes the whole mask (a grammar
+    /// matcher). Bits at or past `vocabularySize` must stay clear.
+    public mutating func withUnsafeMutableWords<Result>(
+        _ body: (UnsafeMutableBufferPointer<UInt64>) throws -> Result
+    ) rethrows -> Result {
+        try words.withUnsafeMutableBufferPointer { try body($0) }
+    }
+
     public var allowedCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
 }

@@ -1,4 +1,5 @@
 import Guidance
+import Inference
 import JSON
 import Schema
 import XCTest
@@ -151,4 +152,50 @@ func randomMaskedWalk(_ grammar: ByteGrammar, vocabulary: VocabularyIndex, seed:
         if vocabulary.endOfSequenceTokens.contains(token!) { return matcher.generatedBytes }
     }
     return nil
+}
+
+/// Runs Benchmarks/validate_guidance_corpus.py (python-jsonschema) over `folder`
+/// (one sub-folder per schema with `schema*.json` and `output-*.json`); skips when
+/// python3 or jsonschema is missing.
+func runPythonValidator(_ folder: URL) throws {
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Benchmarks/validate_guidance_corpus.py")
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    probe.arguments = ["python3", "-c", "import jsonschema"]
+    probe.standardError = FileHandle.nullDevice
+    try probe.run()
+    probe.waitUntilExit()
+    guard probe.terminationStatus == 0 else {
+        throw XCTSkip("python3 with jsonschema is not installed (make setup installs it); Swift validation passed")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script.path, folder.path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0, "jsonschema rejected outputs:\n\(output)")
+}
+
+/// Guidance writes masks in the engine's `TokenMask` layout; these are the
+/// conveniences the tests use.
+extension GrammarMatcher {
+    func mask() -> TokenMask {
+        var mask = TokenMask(vocabularySize: vocabulary.vocabularySize)
+        fillMask(&mask)
+        return mask
+    }
+
+    func fillMask(_ mask: inout TokenMask) {
+        mask.withUnsafeMutableWords { fillMask($0) }
+    }
+}
+
+extension TokenMask {
+    func contains(_ token: Int) -> Bool { contains(Int32(token)) }
+
+    var allowedTokens: [Int] { (0..<vocabularySize).filter { contains($0) } }
 }

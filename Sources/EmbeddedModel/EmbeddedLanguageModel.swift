@@ -20,6 +20,8 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
     public let identity: String
     public let contextSize: Int
     public var availability: SystemLanguageModel.Availability { .available }
+    /// `general.languages` from the GGUF metadata (SmolLM2: ["en"]).
+    public let supportedLanguages: [String]?
 
     let model: InferenceModel
     let tokenizer: Tokenizer
@@ -50,6 +52,7 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
         session = model.makeSession(contextSize: size, threads: threads)
         self.contextSize = session.contextSize
         name = modelName
+        supportedLanguages = (try? metadata.strings("general.languages")) ?? nil
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let fileSize = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
@@ -137,11 +140,35 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
     /// Precedes the schema description in the last prompt.
     static let schemaInstruction = "\n\nAnswer with JSON only, in this form:\n"
 
+    /// A tool as the Qwen/Hermes function-signature JSON the tool section lists.
+    /// The parameters are the JSON Schema without what only validators need
+    /// (`title`, `x-order`, `additionalProperties`, `$schema`): the grammar
+    /// enforces the exact shape, and a short signature helps a small model.
     static func toolDefinitionJSON(_ tool: Transcript.ToolDefinition) -> String {
         let function: JSONValue = ["name": .string(tool.name), "description": .string(tool.description),
-                                   "parameters": tool.parameters.jsonSchema()]
+                                   "parameters": concise(tool.parameters.jsonSchema())]
         let definition: JSONValue = ["type": "function", "function": function]
         return definition.serialized()
+    }
+
+    private static let validatorOnlyKeys: Set<String> = ["title", "x-order", "additionalProperties", "$schema"]
+
+    static func concise(_ schema: JSONValue) -> JSONValue {
+        switch schema {
+        case .object(let object):
+            // Under "properties" and "$defs" the keys are names, not keywords: keep them all.
+            return .object(JSONObject(object.compactMap { key, value in
+                if validatorOnlyKeys.contains(key) { return nil }
+                if key == "properties" || key == "$defs", case .object(let named) = value {
+                    return (key, .object(JSONObject(named.map { ($0.key, concise($0.value)) })))
+                }
+                return (key, concise(value))
+            }))
+        case .array(let items):
+            return .array(items.map(concise))
+        default:
+            return schema
+        }
     }
 
     func tokenize(_ text: String) -> [Int32] {

@@ -27,6 +27,9 @@ public final class DeferredLanguageModel: LanguageModel, @unchecked Sendable {
     /// The loaded model's context size (loads it); 0 when loading fails.
     public var contextSize: Int { (try? loaded().contextSize) ?? 0 }
 
+    /// The loaded model's languages (loads it); nil when loading fails.
+    public var supportedLanguages: [String]? { (try? loaded())?.supportedLanguages ?? nil }
+
     /// Available until a load fails; then `.unavailable(.modelNotReady)`.
     public var availability: SystemLanguageModel.Availability {
         switch state.withLock({ $0 }) {

@@ -32,6 +32,9 @@ public protocol LanguageModel: Sendable {
     var contextSize: Int { get }
     /// Whether the model can run now.
     var availability: SystemLanguageModel.Availability { get }
+    /// The languages the model was trained for (ISO 639 codes such as "en"),
+    /// or nil when the model does not say.
+    var supportedLanguages: [String]? { get }
     /// Loads weights / fills caches for this transcript prefix ahead of a request.
     func prewarm(transcript: Transcript) async
     /// Runs one model turn. See the protocol documentation.
@@ -45,6 +48,7 @@ public protocol LanguageModel: Sendable {
 extension LanguageModel {
     public func prewarm(transcript: Transcript) async {}
     public var isAvailable: Bool { availability == .available }
+    public var supportedLanguages: [String]? { nil }
 }
 
 /// Everything one model turn needs.

@@ -27,14 +27,16 @@ public struct ScriptedLanguageModel: LanguageModel {
     public let name: String
     public let contextSize: Int
     public let availability: SystemLanguageModel.Availability
+    public let supportedLanguages: [String]?
     /// A pause before each streamed token, to simulate generation speed.
     public let tokenDelay: Duration
     private let script: Locked<[Reply]>?
     private let requests = Locked<[GenerationRequest]>([])
 
     public init(name: String = "scripted", contextSize: Int = 4096, availability: SystemLanguageModel.Availability = .available,
-                tokenDelay: Duration = .zero, script: [Reply]? = nil) {
+                tokenDelay: Duration = .zero, script: [Reply]? = nil, supportedLanguages: [String]? = nil) {
         self.name = name
+        self.supportedLanguages = supportedLanguages
         self.tokenDelay = tokenDelay
         self.contextSize = contextSize
         self.availability = availability

@@ -49,6 +49,18 @@ public struct SystemLanguageModel: LanguageModel {
     public var identity: String { (base?.identity ?? "none") + (useCase == .general ? "" : "#\(useCase.name)") }
     public var contextSize: Int { base?.contextSize ?? 4096 }
     public var availability: Availability { base?.availability ?? .unavailable(.modelNotReady) }
+    /// The backend's languages (from its metadata), nil when it does not say.
+    public var supportedLanguages: [String]? { base?.supportedLanguages ?? nil }
+
+    /// Whether the model supports the language of `languageCode` (e.g. "en"
+    /// from the locale "en_US"). A model that does not list its languages
+    /// is assumed to support any; no model supports none.
+    public func supportsLanguage(_ languageCode: String) -> Bool {
+        guard base != nil else { return false }
+        guard let languages = supportedLanguages else { return true }
+        let code = languageCode.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map { String($0).lowercased() } ?? ""
+        return languages.contains { $0.lowercased() == code }
+    }
 
     public func prewarm(transcript: Transcript) async {
         await base?.prewarm(transcript: transcript)

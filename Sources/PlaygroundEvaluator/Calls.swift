@@ -51,6 +51,13 @@ extension Interpreter {
             if case .int(let n) = args.value("maximumResponseTokens") ?? .null { options.maximumResponseTokens = n }
             if case .toolCallingMode(let m) = args.value("toolCallingMode") ?? .null { options.toolCallingMode = m }
             return .options(options)
+        case "Locale":
+            // Only as an argument of supportsLocale(_:): the identifier is all that matters.
+            let args = try await arguments(e.arguments)
+            guard let identifier = args.value("identifier")?.stringValue ?? args.unlabelled.first?.stringValue else {
+                throw error("Locale needs identifier: (for example Locale(identifier: \"fr_FR\"))", e)
+            }
+            return .string(identifier)
         case "Instructions":
             return .instructions(Instructions(try await builderText(e)))
         case "Prompt":
@@ -164,6 +171,18 @@ extension Interpreter {
     func construct(_ type: TypeDeclaration, _ e: FunctionCallExprSyntax) async throws -> Value {
         guard type.kind == .struct else { throw error("'\(type.name)' cannot be constructed in prompt files", e) }
         let args = try await arguments(e.arguments)
+        // `Type(content)`: a Generable type from GeneratedContent (ConvertibleFromGeneratedContent).
+        if args.items.count == 1, args.items[0].label == nil, case .content(let content) = args.items[0].value {
+            guard let schema = context.schema(forType: type.qualifiedName) else {
+                throw error("'\(type.name)' is not @Generable, so it cannot be made from GeneratedContent", e)
+            }
+            let problems = schema.violations(of: content)
+            guard problems.isEmpty else {
+                throw GenerationError.decodingFailure(.init(debugDescription:
+                    "\(content.jsonString) is not a \(type.name): " + problems.prefix(3).joined(separator: "; ")))
+            }
+            return convert(content, schema: schema)
+        }
         var fields: [(name: String, value: Value)] = []
         let stored = (type.properties + type.otherProperties).filter { !$0.isStatic && !$0.isComputed }
             .sorted { $0.range.start.offset < $1.range.start.offset }
@@ -218,6 +237,12 @@ extension Interpreter {
             if name == "collect" { return try await collect(stream) }
         case .model(let model) where name == "tokenCount":
             return try await tokenCount(model, e)
+        case .model(let model) where name == "supportsLocale":
+            // Locale(identifier: "fr_FR") reaches here as its identifier; no argument means Locale.current,
+            // which is English for fmplay's evaluations (they do not depend on the machine's locale).
+            let args = try await arguments(e.arguments)
+            let identifier = args.items.first.map { $0.value.stringValue ?? promptText($0.value) } ?? "en"
+            return .bool(model.supportsLanguage(identifier))
         case .type(let typeName):
             if typeName == "DynamicGenerationSchema", name == "Property" { return try makeDynamicProperty(try await arguments(e.arguments), e) }
             if typeName.hasSuffix("SamplingMode") || typeName == "GenerationOptions" { return try await implicitCall(name, e) }

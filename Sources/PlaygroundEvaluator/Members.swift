@@ -77,6 +77,7 @@ extension Interpreter {
                 }
             case "isAvailable": return .bool(model.isAvailable)
             case "contextSize": return .int(model.contextSize)
+            case "supportedLanguages": return .array((model.supportedLanguages ?? []).map(Value.string))
             case "useCase": return .useCase(model.useCase)
             default: break
             }

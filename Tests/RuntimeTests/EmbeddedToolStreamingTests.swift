@@ -137,3 +137,23 @@ final class ToolCallGateTests: XCTestCase {
         XCTAssertEqual(gate.add("<tool_call>", tokens: 1)?.text, "<tool_call>")
     }
 }
+
+final class ToolDefinitionPromptTests: XCTestCase {
+    func testToolSignatureIsConciseJSONSchema() {
+        let nested = ClosureTool(name: "plan", description: "Plans a trip", parameters: GenerationSchema(
+            root: .reference("Plan"), definitions: [
+                Definition(name: "Plan", kind: .object([
+                    Property(name: "title", description: "A title", type: .string(.none)),
+                    Property(name: "stops", type: .array(element: .reference("Stop"), guides: ArrayGuides(maximumCount: 3))),
+                ])),
+                Definition(name: "Stop", kind: .object([Property(name: "x-order", type: .integer(.none))])),
+            ])) { _ in GeneratedContent("ok") }
+        let text = EmbeddedLanguageModel.toolDefinitionJSON(nested.definition)
+        XCTAssertFalse(text.contains("additionalProperties"), text)
+        XCTAssertFalse(text.contains("\"title\":\"Plan\""), "schema titles are dropped: \(text)")
+        XCTAssertTrue(text.contains("\"title\":{\"type\":\"string\",\"description\":\"A title\"}"), "a property named title stays: \(text)")
+        XCTAssertTrue(text.contains("\"x-order\":{\"type\":\"integer\"}"), "a property named x-order stays: \(text)")
+        XCTAssertTrue(text.hasPrefix("{\"type\":\"function\",\"function\":{\"name\":\"plan\",\"description\":\"Plans a trip\",\"parameters\":"), text)
+        XCTAssertTrue(text.contains("\"maxItems\":3"), text)
+    }
+}

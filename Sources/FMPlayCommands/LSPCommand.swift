@@ -55,7 +55,7 @@ enum LanguageServerBackend {
                     model: try models.model(path: settings.modelPath), seed: settings.seed ?? GenerationOptions.defaultSeed,
                     maximumResponseTokens: settings.maximumTokens, cache: cache)
             },
-            tokenCounter: { text, settings in models.tokenizer(path: settings.modelPath)?.tokenize(text, addSpecial: false).count })
+            tokenCounter: { text, settings in models.tokenizer(path: settings.modelPath).map { $0.tokenize(text, addSpecial: false).count } })
     }
 }
 
@@ -65,7 +65,7 @@ private final class LoadedModels: @unchecked Sendable {
     private let backend: ModelFactory.Backend
     private let lock = NSLock()
     private var models: [String: (any LanguageModel)?] = [:]
-    private var tokenizers: [String: Tokenizer?] = [:]
+    private var tokenizers: [String: Result<Tokenizer, EvaluatorRunner.TokenizerUnavailable>] = [:]
 
     init(backend: ModelFactory.Backend) {
         self.backend = backend
@@ -81,12 +81,24 @@ private final class LoadedModels: @unchecked Sendable {
         return model
     }
 
-    func tokenizer(path: String?) -> Tokenizer? {
+    /// The tokenizer of the model the settings select (the same file `model(path:)` loads),
+    /// or why there is none. The scripted test model has no tokenizer.
+    func tokenizer(path: String?) -> Result<Tokenizer, EvaluatorRunner.TokenizerUnavailable> {
         lock.lock()
         defer { lock.unlock() }
         let key = path ?? ""
         if let tokenizer = tokenizers[key] { return tokenizer }
-        let tokenizer = (try? ModelLocator.resolve(explicitPath: path)).map(\.path).flatMap { path in (try? GGUFFile(path: path)).flatMap { try? Tokenizer(gguf: $0) } }
+        let tokenizer: Result<Tokenizer, EvaluatorRunner.TokenizerUnavailable>
+        if backend == .scripted {
+            tokenizer = .failure(.init("the scripted test model (FMPLAY_BACKEND=scripted) has no tokenizer"))
+        } else {
+            do {
+                let located = try ModelLocator.resolve(explicitPath: path)
+                tokenizer = .success(try Tokenizer(gguf: try GGUFFile(path: located.path)))
+            } catch {
+                tokenizer = .failure(.init("\(error)"))
+            }
+        }
         tokenizers[key] = tokenizer
         return tokenizer
     }

@@ -39,8 +39,10 @@ public final class LanguageServer {
     /// Documents whose diagnostics must be (re)published when the loop is idle.
     var diagnosticsDue: Set<String> = []
     var nextOutgoingID = 1
-    /// Server-to-client requests awaiting a response, by purpose.
-    var outgoingRequests: [RequestID: String] = [:]
+    /// Server-to-client requests awaiting a response: their purpose and what to do with the answer.
+    var outgoingRequests: [RequestID: OutgoingRequest] = [:]
+    /// Work-done progress tokens, from `window/workDoneProgress/create` until `end`.
+    var progressTokens: [String: ProgressToken] = [:]
     let evaluation: EvaluationCoordinator
     var timers = Timers()
     var lastViewRefresh = Date.distantPast
@@ -126,10 +128,11 @@ public final class LanguageServer {
                 logMessage(.error, "fmplay lsp: \(method): \(error)")
             }
         case .response(let id, let result):
-            guard let id, let purpose = outgoingRequests.removeValue(forKey: id) else { return }
+            guard let id, let request = outgoingRequests.removeValue(forKey: id) else { return }
             if case .failure(let error) = result {
-                logMessage(.warning, "fmplay lsp: the client answered \(purpose) with error \(error.code): \(error.message)")
+                logMessage(.warning, "fmplay lsp: the client answered \(request.purpose) with error \(error.code): \(error.message)")
             }
+            request.onAnswer?(result)
         }
     }
 
@@ -176,16 +179,19 @@ public final class LanguageServer {
         // Before initialize, notifications other than exit are dropped (LSP 3.17).
         guard lifecycle == .running else { return }
         switch method {
-        case "initialized": break
+        case "initialized": pullConfiguration()
         case "textDocument/didOpen": didOpen(try decode(DidOpenTextDocumentParams.self, params))
         case "textDocument/didChange": try didChange(decode(DidChangeTextDocumentParams.self, params))
         case "textDocument/didClose": didClose(try decode(DidCloseTextDocumentParams.self, params))
         case "textDocument/didSave": didSave(try decode(DidSaveTextDocumentParams.self, params))
         case "workspace/didChangeConfiguration":
             let settings = try decode(DidChangeConfigurationParams.self, params).settings ?? .null
-            reportSettingsProblems(configuration.apply(settings))
-            evaluation.configure(configuration)
-            refreshViews()
+            // Pull-model clients send a bare notification (settings null or not ours): ask for the section.
+            if clientSupports("workspace", "configuration"), !Self.holdsSettings(settings) {
+                pullConfiguration()
+            } else {
+                applySettings(settings)
+            }
         case "$/cancelRequest":
             break  // handled when the batch is read; a finished request needs nothing
         case "window/workDoneProgress/cancel":
@@ -244,6 +250,34 @@ public final class LanguageServer {
         var value: JSONValue? = clientCapabilities
         for key in path { value = value?[key] }
         return value?.boolValue == true
+    }
+
+    /// Applies settings from any source and lets everything that depends on them know.
+    func applySettings(_ settings: JSONValue) {
+        reportSettingsProblems(configuration.apply(settings))
+        evaluation.configure(configuration)
+        refreshViews()
+    }
+
+    /// Whether a didChangeConfiguration payload carries fmplay settings (pushed),
+    /// rather than being a bare change signal of the pull model.
+    static func holdsSettings(_ settings: JSONValue) -> Bool {
+        guard case .object(let object) = settings, !object.isEmpty else { return false }
+        if object["fmplay"] != nil { return true }
+        return object.keys.contains { ServerConfiguration.acceptedKeys.contains($0) }
+    }
+
+    /// `workspace/configuration` for the `fmplay` section, when the client supports the pull model.
+    func pullConfiguration() {
+        guard clientSupports("workspace", "configuration") else { return }
+        sendRequest("workspace/configuration", ["items": [["section": "fmplay"]]], purpose: "workspace/configuration") { [unowned self] answer in
+            guard case .success(let value) = answer else { return }
+            guard let first = value.arrayValue?.first else {
+                logMessage(.warning, "fmplay lsp: workspace/configuration answered \(value.kindDescription), not an array of settings")
+                return
+            }
+            applySettings(first)
+        }
     }
 
     private func reportSettingsProblems(_ problems: [String]) {
@@ -365,10 +399,16 @@ public final class LanguageServer {
         sink.send(.notification(method: method, params: value))
     }
 
-    func sendRequest(_ method: String, _ params: JSONValue, purpose: String) {
+    /// A server-to-client request; `onAnswer` runs on the loop when the client answers.
+    struct OutgoingRequest {
+        var purpose: String
+        var onAnswer: ((Result<JSONValue, ResponseError>) -> Void)?
+    }
+
+    func sendRequest(_ method: String, _ params: JSONValue, purpose: String, onAnswer: ((Result<JSONValue, ResponseError>) -> Void)? = nil) {
         let id = RequestID.string("fmplay-\(nextOutgoingID)")
         nextOutgoingID += 1
-        outgoingRequests[id] = purpose
+        outgoingRequests[id] = OutgoingRequest(purpose: purpose, onAnswer: onAnswer)
         sink.send(.request(id: id, method: method, params: params))
     }
 

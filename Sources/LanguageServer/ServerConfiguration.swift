@@ -36,6 +36,11 @@ public struct ServerConfiguration: Sendable, Equatable {
         ("hintLength", "maximum inlay hint length in characters (default 40)"),
     ]
 
+    /// Every key `apply` accepts (documented keys and their aliases).
+    public static let acceptedKeys: Set<String> = Set(documentation.map(\.key)).union([
+        "model", "debounce", "maximumTokens", "maximumResponseTokens",
+    ])
+
     /// Applies the settings in `value` over the current ones. Returns one
     /// message per key that was ignored (unknown or of the wrong type), naming it.
     public mutating func apply(_ value: JSONValue) -> [String] {

@@ -14,10 +14,10 @@ struct GuideReader {
         if let regex = regexPattern(expression) { return regex }
         guard let call = expression.as(FunctionCallExprSyntax.self),
             let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-            member.base == nil || member.base!.trimmedDescription.hasSuffix("GenerationGuide")
-                || member.base!.trimmedDescription.hasPrefix("GenerationGuide<")
+            member.base == nil || member.base!.trimmedText.hasSuffix("GenerationGuide")
+                || member.base!.trimmedText.hasPrefix("GenerationGuide<")
         else {
-            return .unrecognized("'\(expression.trimmedDescription)' is not a guide; use .anyOf, .constant, .pattern, .minimum, .maximum, .range, .count, .minimumCount, .maximumCount or .element")
+            return .unrecognized("'\(expression.trimmedText)' is not a guide; use .anyOf, .constant, .pattern, .minimum, .maximum, .range, .count, .minimumCount, .maximumCount or .element")
         }
         let name = member.declName.baseName.text
         guard call.arguments.count == 1, let argument = call.arguments.first, argument.label == nil else {
@@ -80,7 +80,7 @@ struct GuideReader {
         var expression = expression
         if let tryExpression = expression.as(TryExprSyntax.self) { expression = tryExpression.expression }
         if let literal = expression.as(RegexLiteralExprSyntax.self) { return .pattern(literal.regex.text) }
-        guard let call = expression.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription == "Regex" else {
+        guard let call = expression.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedText == "Regex" else {
             return nil
         }
         if let closure = call.trailingClosure, call.arguments.isEmpty {
@@ -111,7 +111,7 @@ enum RegexBuilderTranslator {
         var parts: [String] = []
         for item in statements {
             guard case .expr(let expression) = item.item else {
-                throw Unsupported(reason: "Regex builder: only expressions are supported, not '\(item.trimmedDescription)'")
+                throw Unsupported(reason: "Regex builder: only expressions are supported, not '\(item.trimmedText)'")
             }
             parts.append(try component(expression))
         }
@@ -157,12 +157,12 @@ enum RegexBuilderTranslator {
         if let literal = expression.as(RegexLiteralExprSyntax.self) { return "(?:\(literal.regex.text))" }
         if let member = expression.as(MemberAccessExprSyntax.self) { return try characterClass(member, arguments: nil) }
         guard let call = expression.as(FunctionCallExprSyntax.self) else {
-            throw Unsupported(reason: "Regex builder: '\(expression.trimmedDescription)' is not supported")
+            throw Unsupported(reason: "Regex builder: '\(expression.trimmedText)' is not supported")
         }
         if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
             return try characterClass(member, arguments: call.arguments)
         }
-        let name = call.calledExpression.trimmedDescription
+        let name = call.calledExpression.trimmedText
         var inner: String
         if let closure = call.trailingClosure {
             if name == "ChoiceOf" {

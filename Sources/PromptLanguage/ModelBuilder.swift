@@ -32,7 +32,7 @@ struct ModelBuilder {
 
     private mutating func readTopLevel(_ decl: DeclSyntax) {
         if let importDecl = decl.as(ImportDeclSyntax.self) {
-            imports.append(ImportDeclaration(module: importDecl.path.trimmedDescription, range: source.range(of: importDecl)))
+            imports.append(ImportDeclaration(module: importDecl.path.trimmedText, range: source.range(of: importDecl)))
         } else if let macro = decl.as(MacroExpansionDeclSyntax.self), macro.macroName.text == "Playground" {
             readPlayground(macro.arguments, trailingClosure: macro.trailingClosure, node: Syntax(macro))
         } else if let variable = decl.as(VariableDeclSyntax.self) {
@@ -70,7 +70,7 @@ struct ModelBuilder {
         }
         guard !name.text.isEmpty, name.presence == .present else { return nil }
         let qualifiedName = parent.map { $0 + "." + name.text } ?? name.text
-        let inherited = inheritance?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+        let inherited = inheritance?.inheritedTypes.map { $0.type.trimmedText } ?? []
         var generable: GenerableAttribute?
         for attribute in SyntaxReading.attributes(attributes) where SyntaxReading.attributeName(attribute) == "Generable" {
             let arguments = SyntaxReading.arguments(attribute)
@@ -105,7 +105,7 @@ struct ModelBuilder {
             } else if let function = decl.as(FunctionDeclSyntax.self) {
                 methods.append(readFunction(function))
             } else if let alias = decl.as(TypeAliasDeclSyntax.self) {
-                typeAliases[alias.name.text] = alias.initializer.value.trimmedDescription
+                typeAliases[alias.name.text] = alias.initializer.value.trimmedText
             } else if let nestedName = readType(decl, parent: qualifiedName) {
                 nested.append(nestedName)
             }
@@ -220,11 +220,11 @@ struct ModelBuilder {
     }
 
     func readTypeReference(_ type: TypeSyntax) -> TypeReference {
-        TypeReference(shape: shape(of: type), text: type.trimmedDescription, range: source.range(of: type))
+        TypeReference(shape: shape(of: type), text: type.trimmedText, range: source.range(of: type))
     }
 
     private func shape(of type: TypeSyntax) -> TypeReference.Shape {
-        if type.hasError && type.trimmedDescription.isEmpty { return .other }
+        if type.hasError && type.trimmedText.isEmpty { return .other }
         if let optional = type.as(OptionalTypeSyntax.self) { return .optional(readTypeReference(optional.wrappedType)) }
         if let optional = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return .optional(readTypeReference(optional.wrappedType)) }
         if let array = type.as(ArrayTypeSyntax.self) { return .array(readTypeReference(array.element)) }
@@ -245,7 +245,7 @@ struct ModelBuilder {
             name = identifier.name.text
             generics = identifier.genericArgumentClause
         } else if let member = type.as(MemberTypeSyntax.self) {
-            name = member.baseType.trimmedDescription + "." + member.name.text
+            name = member.baseType.trimmedText + "." + member.name.text
             generics = member.genericArgumentClause
         } else {
             return .other
@@ -328,7 +328,7 @@ struct SessionCollector {
             sessions.append(readSession(call))
         } else if let member = callee.as(MemberAccessExprSyntax.self), member.base != nil {
             let name = member.declName.baseName.text
-            if member.base?.trimmedDescription == "LanguageModelSession", name == "init" {
+            if member.base?.trimmedText == "LanguageModelSession", name == "init" {
                 sessions.append(readSession(call))
             } else if let method = ModelCall.Method(rawValue: name) {
                 calls.append(readModelCall(call, member: member, method: method))
@@ -345,12 +345,12 @@ struct SessionCollector {
                     tools.append(ToolReference(
                         range: source.range(of: element.expression),
                         typeName: SyntaxReading.typeName(of: element.expression),
-                        text: element.expression.trimmedDescription))
+                        text: element.expression.trimmedText))
                 }
             } else {
                 tools.append(ToolReference(
                     range: source.range(of: toolsArgument.expression), typeName: nil,
-                    text: toolsArgument.expression.trimmedDescription))
+                    text: toolsArgument.expression.trimmedText))
             }
         }
         var instructions: InstructionsArgument?
@@ -372,7 +372,7 @@ struct SessionCollector {
         if let string = expression.as(StringLiteralExprSyntax.self) {
             return InstructionsArgument(range: source.range(of: expression), form: .literal, staticText: string.representedLiteralValue)
         }
-        if let call = expression.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription == "Instructions" {
+        if let call = expression.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedText == "Instructions" {
             if call.trailingClosure != nil {
                 return InstructionsArgument(range: source.range(of: expression), form: .builder, staticText: nil)
             }
@@ -388,14 +388,14 @@ struct SessionCollector {
 
     static func model(_ expression: ExprSyntax, source: SourceText) -> ModelReference {
         let range = source.range(of: expression)
-        let text = expression.trimmedDescription
+        let text = expression.trimmedText
         if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "default",
-            member.base == nil || member.base?.trimmedDescription == "SystemLanguageModel"
+            member.base == nil || member.base?.trimmedText == "SystemLanguageModel"
         {
             return ModelReference(kind: .system(useCase: nil), range: range, text: text)
         }
         if let call = expression.as(FunctionCallExprSyntax.self) {
-            switch call.calledExpression.trimmedDescription {
+            switch call.calledExpression.trimmedText {
             case "SystemLanguageModel", ".init":
                 let useCase = SyntaxReading.argument("useCase", in: call.arguments)
                     .flatMap { SyntaxReading.memberAccess($0.expression)?.name }
@@ -413,8 +413,8 @@ struct SessionCollector {
         let generating = SyntaxReading.argument("generating", in: call.arguments)
         return ModelCall(
             method: method, range: source.range(of: call), nameRange: source.range(of: member.declName.baseName),
-            receiver: member.base?.trimmedDescription,
-            generatingType: generating.flatMap { SyntaxReading.typeName(of: $0.expression) ?? $0.expression.trimmedDescription },
+            receiver: member.base?.trimmedText,
+            generatingType: generating.flatMap { SyntaxReading.typeName(of: $0.expression) ?? $0.expression.trimmedText },
             generatingRange: generating.map { source.range(of: $0.expression) },
             usesSchemaArgument: SyntaxReading.argument("schema", in: call.arguments) != nil,
             hasOptions: SyntaxReading.argument("options", in: call.arguments) != nil,

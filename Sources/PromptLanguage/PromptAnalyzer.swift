@@ -22,30 +22,65 @@ public enum PromptAnalyzer {
     public static let maximumNestingLevel = 256
 
     public static func analyze(_ text: String) -> PromptAnalysis {
-        let source = SourceText(text)
-        let (parseable, firstOverflow) = NestingGuard.neutralize(source.bytes)
-        let tree = parseable.withUnsafeBufferPointer { buffer in
-            Parser.parse(source: buffer, maximumNestingLevel: maximumNestingLevel)
+        var phases = PhaseTimes(enabled: false)
+        return analyze(text, phases: &phases)
+    }
+
+    /// Time spent in each phase of one analysis (for `fmplay bench lint`).
+    public struct PhaseTimes: Sendable {
+        public var enabled: Bool
+        /// Phase name and duration, in the order the phases ran.
+        public private(set) var phases: [(name: String, duration: Duration)] = []
+
+        public init(enabled: Bool = true) {
+            self.enabled = enabled
         }
-        var diagnostics = syntaxDiagnostics(tree, source: source, reportedNesting: firstOverflow != nil)
+
+        mutating func measure<T>(_ name: String, _ body: () -> T) -> T {
+            guard enabled else { return body() }
+            let clock = ContinuousClock()
+            let start = clock.now
+            let result = body()
+            phases.append((name, clock.now - start))
+            return result
+        }
+    }
+
+    /// `analyze(_:)`, recording the time of each phase in `phases` when it is enabled.
+    public static func analyze(_ text: String, phases: inout PhaseTimes) -> PromptAnalysis {
+        let (source, tree, firstOverflow) = phases.measure("parse") { () -> (SourceText, SourceFileSyntax, Int?) in
+            let source = SourceText(text)
+            let (parseable, firstOverflow) = NestingGuard.neutralize(source.bytes)
+            let tree = parseable.withUnsafeBufferPointer { buffer in
+                Parser.parse(source: buffer, maximumNestingLevel: maximumNestingLevel)
+            }
+            return (source, tree, firstOverflow)
+        }
+        var diagnostics = phases.measure("syntax diagnostics") {
+            syntaxDiagnostics(tree, source: source, reportedNesting: firstOverflow != nil)
+        }
         if let firstOverflow {
             diagnostics.append(nestingDiagnostic(at: firstOverflow, source: source))
         }
 
         var builder = ModelBuilder(source: source)
-        builder.build(tree)
+        phases.measure("model") { builder.build(tree) }
         diagnostics += builder.diagnostics
         var file = PromptFile(
             source: source, syntax: tree, imports: builder.imports, types: builder.types, constants: builder.constants,
             playgrounds: builder.playgrounds, schemas: [:])
-        let schemas = SchemaBuilder(file: file)
-        for type in file.types {
-            if let schema = schemas.schema(for: type) { file.schemas[type.qualifiedName] = schema }
+        file.schemas = phases.measure("schemas") {
+            let schemas = SchemaBuilder(file: file)
+            var result: [String: GenerationSchema] = [:]
+            for type in file.types {
+                if let schema = schemas.schema(for: type) { result[type.qualifiedName] = schema }
+            }
+            return result
         }
-        diagnostics += SchemaChecks(file: file).run()
-        diagnostics += ToolChecks(file: file).run()
-        diagnostics += SessionChecks(file: file).run()
-        diagnostics += SupportedSwiftChecker.check(file: file)
+        diagnostics += phases.measure("schema checks") { SchemaChecks(file: file).run() }
+        diagnostics += phases.measure("tool checks") { ToolChecks(file: file).run() }
+        diagnostics += phases.measure("session checks") { SessionChecks(file: file).run() }
+        diagnostics += phases.measure("supported Swift") { SupportedSwiftChecker.check(file: file) }
         diagnostics.sort(by: Diagnostic.ordered)
         return PromptAnalysis(file: file, diagnostics: diagnostics)
     }

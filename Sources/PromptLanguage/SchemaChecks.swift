@@ -306,13 +306,13 @@ struct SchemaChecks {
 
     private func checkStrings(_ guides: [Guide]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        var pattern: (regex: Regex<AnyRegexOutput>, source: String, guide: Guide)?
+        var pattern: (source: String, guide: Guide)?
         for guide in guides {
             guard case .pattern(let source) = guide.kind else { continue }
-            do {
-                pattern = (try Regex(source), source, guide)
-            } catch {
-                diagnostics.append(Diagnostic(.invalidPattern, at: guide.range, "invalid regular expression /\(source)/: \(error); fix the pattern"))
+            if let problem = CompiledPatterns.problem(source) {
+                diagnostics.append(Diagnostic(.invalidPattern, at: guide.range, "invalid regular expression /\(source)/: \(problem); fix the pattern"))
+            } else {
+                pattern = (source, guide)
             }
         }
         var anyOf: [String]?
@@ -337,7 +337,7 @@ struct SchemaChecks {
                         fixIts: [FixIt(title: "remove duplicate values", edits: [TextEdit(range: guide.range, newText: literal)])]))
                 }
                 if let pattern {
-                    for value in unique where (try? pattern.regex.wholeMatch(in: value)) == nil {
+                    for value in unique where !CompiledPatterns.wholeMatches(pattern.source, value) {
                         diagnostics.append(Diagnostic(
                             .constantBreaksPattern, at: guide.range,
                             ".anyOf value \"\(value)\" does not match the pattern /\(pattern.source)/, so it can never be generated; change the value or the pattern",
@@ -345,7 +345,7 @@ struct SchemaChecks {
                     }
                 }
             case .constant(let value):
-                if let pattern, (try? pattern.regex.wholeMatch(in: value)) == nil {
+                if let pattern, !CompiledPatterns.wholeMatches(pattern.source, value) {
                     diagnostics.append(Diagnostic(
                         .constantBreaksPattern, at: guide.range,
                         ".constant(\"\(value)\") does not match the pattern /\(pattern.source)/, so no value satisfies both; change the constant or the pattern",
@@ -386,8 +386,8 @@ struct SchemaChecks {
     static let summaryWords = ["summary", "overview", "conclusion", "tldr", "recap", "verdict"]
 
     static func isSummaryName(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        return summaryWords.contains { lowered.contains($0) }
+        let lowered = Array(name.lowercased().utf8)
+        return summaryWords.contains { TextSearch.contains(lowered, $0.utf8) }
     }
 
     private func checkSummaryOrder(_ type: TypeDeclaration) -> [Diagnostic] {

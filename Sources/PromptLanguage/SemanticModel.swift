@@ -14,7 +14,11 @@ public struct PromptFile: Sendable {
     public var imports: [ImportDeclaration]
     /// Every struct, enum, class, actor and protocol, nested ones included,
     /// in source order (outer before inner).
-    public var types: [TypeDeclaration]
+    public var types: [TypeDeclaration] {
+        didSet { typeIndex = Self.index(types) }
+    }
+    /// Qualified name -> position in `types` (the first declaration wins, as with a linear search).
+    private var typeIndex: [String: Int]
     /// Top-level `let`/`var` declarations.
     public var constants: [ConstantDeclaration]
     /// `#Playground` blocks in source order.
@@ -23,9 +27,32 @@ public struct PromptFile: Sendable {
     /// Types whose declarations have errors still get a best-effort schema.
     public var schemas: [String: GenerationSchema]
 
+    public init(
+        source: SourceText, syntax: SourceFileSyntax, imports: [ImportDeclaration], types: [TypeDeclaration],
+        constants: [ConstantDeclaration], playgrounds: [PlaygroundBlock], schemas: [String: GenerationSchema]
+    ) {
+        self.source = source
+        self.syntax = syntax
+        self.imports = imports
+        self.types = types
+        self.typeIndex = Self.index(types)
+        self.constants = constants
+        self.playgrounds = playgrounds
+        self.schemas = schemas
+    }
+
+    private static func index(_ types: [TypeDeclaration]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        index.reserveCapacity(types.count)
+        for (position, type) in types.enumerated() where index[type.qualifiedName] == nil {
+            index[type.qualifiedName] = position
+        }
+        return index
+    }
+
     /// The type with this qualified name (`Outer.Inner`).
     public func type(named qualifiedName: String) -> TypeDeclaration? {
-        types.first { $0.qualifiedName == qualifiedName }
+        typeIndex[qualifiedName].map { types[$0] }
     }
 
     /// Resolves a type name as written inside `scope` (a qualified type name,

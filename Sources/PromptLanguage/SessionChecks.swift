@@ -32,7 +32,7 @@ private final class SessionVisitor: SyntaxVisitor {
     private var source: SourceText { file.source }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        let callee = node.calledExpression.trimmedDescription
+        let callee = node.calledExpression.trimmedText
         switch callee {
         case "LanguageModelSession", "LanguageModelSession.init":
             checkSession(node)
@@ -73,12 +73,12 @@ private final class SessionVisitor: SyntaxVisitor {
             var typeName: String?
             var isMetatype = false
             if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self", let base = member.base {
-                typeName = base.trimmedDescription
+                typeName = base.trimmedText
                 isMetatype = true
             } else if let call = expression.as(FunctionCallExprSyntax.self),
                 call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calledExpression.is(MemberAccessExprSyntax.self)
             {
-                typeName = call.calledExpression.trimmedDescription
+                typeName = call.calledExpression.trimmedText
             }
             guard let typeName else { continue }  // a variable: checked when it is interpreted
             guard let type = file.resolveType(typeName, in: nil) else {
@@ -129,7 +129,7 @@ private final class SessionVisitor: SyntaxVisitor {
             }
             diagnostics.append(Diagnostic(
                 .interpolatedInstructions, at: source.range(of: segment),
-                "instructions interpolate '\(segment.expressions.trimmedDescription)'; instructions should be static, because the model follows instructions over prompts and interpolated input weakens protection against prompt injection. Put runtime values in the prompt instead"))
+                "instructions interpolate '\(segment.expressions.trimmedText)'; instructions should be static, because the model follows instructions over prompts and interpolated input weakens protection against prompt injection. Put runtime values in the prompt instead"))
         }
     }
 
@@ -154,7 +154,7 @@ private final class SessionVisitor: SyntaxVisitor {
         {
             diagnostics.append(Diagnostic(
                 .generationOptionOutOfRange, at: source.range(of: temperature.expression),
-                "temperature \(temperature.expression.trimmedDescription) is outside the documented range 0...1; values above 1 make output increasingly random. Use a value between 0 and 1"))
+                "temperature \(temperature.expression.trimmedText) is outside the documented range 0...1; values above 1 make output increasingly random. Use a value between 0 and 1"))
         }
         if let tokens = SyntaxReading.argument("maximumResponseTokens", in: call.arguments),
             case .integer(let value)? = SyntaxReading.literal(tokens.expression), value <= 0
@@ -176,7 +176,7 @@ private final class SessionVisitor: SyntaxVisitor {
             let reasoning = SyntaxReading.argument("reasoningLevel", in: optionsCall.arguments),
             !reasoning.expression.is(NilLiteralExprSyntax.self)
         {
-            let receiver = member.base?.trimmedDescription ?? ""
+            let receiver = member.base?.trimmedText ?? ""
             // Only sessions created in this file are known; a session without
             // `model:` uses the on-device default.
             guard let known = sessionModels[receiver] else { return }
@@ -197,9 +197,9 @@ private final class SessionVisitor: SyntaxVisitor {
         guard let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self", let base = member.base else {
             return
         }
-        var typeText = base.trimmedDescription
+        var typeText = base.trimmedText
         if let array = base.as(ArrayExprSyntax.self), array.elements.count == 1, let only = array.elements.first {
-            typeText = only.expression.trimmedDescription
+            typeText = only.expression.trimmedText
         }
         if SessionChecks.builtInGenerable.contains(typeText) || typeText == "FoundationModels.GeneratedContent" { return }
         let range = source.range(of: base)

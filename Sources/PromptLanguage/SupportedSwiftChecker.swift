@@ -8,20 +8,29 @@ import SwiftSyntax
 /// - Top level: `import`, struct/enum/class/actor/protocol declarations
 ///   (stored properties, enum cases, nested types, computed properties, and
 ///   a tool's `call(arguments:)`), `let`/`var` constants, `#Playground` blocks.
-/// - Statements: `let`/`var`, assignment (`=`, `+=`, `-=`, `*=`, `/=`),
-///   `for`-`in` (also `for try await`, with `where`), `if`/`else` (with
-///   `if let` and `if case`), `switch` (enum case patterns with `let`
-///   bindings, literals, `default`, `where`), `do`/`catch`, `return`,
-///   `break`, `continue`, `throw`, expression statements.
+/// - Statements: `let`/`var` with a plain name, assignment (`=`, `+=`,
+///   `-=`, `*=`, `/=`), `for`-`in` (names, `_` and tuple patterns such as
+///   `(index, word)`, with `where`; `for try await` over a stream, without
+///   `where`), `while`, `guard ... else` (the body must leave with `return`,
+///   `throw`, `break` or `continue`), `if`/`else` (with `if let` and
+///   `if case`), `switch` statements (enum case patterns with `let`
+///   bindings, literals, ranges, `default`, `where`), `do`/`catch` (`catch`,
+///   `catch let e`, `catch let e as T`, `catch T.someCase`,
+///   `catch T.someCase(let context)`; no `where`), `return`, `break`,
+///   `continue` (without labels), `throw`, expression statements.
 /// - Expressions: literals (strings with interpolation, multi-line and raw
-///   strings, numbers, booleans, nil, arrays, dictionaries), names, member
-///   access (also `?.` and `!`), calls with labelled arguments (struct values
-///   by memberwise init, `print`, sessions, `respond`/`streamResponse`,
+///   strings, numbers, booleans, nil, arrays, dictionaries, tuples), names,
+///   member access (also `?.` and `!`), calls with labelled arguments (struct
+///   values by memberwise init, `print`, sessions, `respond`/`streamResponse`,
 ///   `GenerationOptions`...), subscripts, `try`/`try?`/`try!`, `await`, the
 ///   operators `+ - * / % == != < > <= >= && || ?? ... ..<`, prefix `-` and
-///   `!`, the ternary operator, parentheses, and trailing-closure builders
-///   `Instructions { }`, `Prompt { }`, `LanguageModelSession { }` and
-///   `respond { }`/`streamResponse { }`.
+///   `!`, casts (`as`, `as?`, `as!`, `is`), the ternary operator, `if`
+///   expressions, parentheses, trailing closures of `map`, `filter`,
+///   `compactMap` and `forEach` (`$0` or named parameters), and
+///   trailing-closure builders `Instructions { }`, `Prompt { }`,
+///   `LanguageModelSession { }` and `respond { }`/`streamResponse { }`.
+/// - Inside builders: expressions (each a line of the text), `if`/`else`,
+///   `for`-`in` over an array or a range (without `where`), `let`/`var`.
 public struct SupportedSwiftChecker {
     public static let binaryOperators: Set<String> = [
         "+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">=", "&&", "||", "??", "...", "..<",
@@ -30,6 +39,9 @@ public struct SupportedSwiftChecker {
     /// Calls whose trailing closure is a result builder the evaluator runs.
     public static let builderCallees: Set<String> = ["Instructions", "Prompt", "LanguageModelSession"]
     public static let builderMethods: Set<String> = ["respond", "streamResponse"]
+    /// Methods whose trailing closure the evaluator calls per element.
+    public static let closureMethods: Set<String> = ["map", "filter", "compactMap", "forEach"]
+    static let closureFix = "closures are supported as the trailing closure of map, filter, compactMap and forEach (values.map { $0 + 1 }) and as Instructions { }, Prompt { } and respond { } builders"
 
     let source: SourceText
     private(set) var diagnostics: [Diagnostic] = []
@@ -127,7 +139,7 @@ public struct SupportedSwiftChecker {
         if let attribute = variable.attributes.first {
             if case .attribute(let attr) = attribute, SyntaxReading.attributeName(attr) == "Guide" {
             } else {
-                unsupported(attribute, "the attribute '\(attribute.trimmedDescription)'", "remove it")
+                unsupported(attribute, "the attribute '\(attribute.trimmedText)'", "remove it")
             }
         }
         for modifier in variable.modifiers {
@@ -136,7 +148,7 @@ public struct SupportedSwiftChecker {
                 .keyword(.nonisolated):
                 continue
             default:
-                unsupported(modifier, "the modifier '\(modifier.trimmedDescription)'", "remove it")
+                unsupported(modifier, "the modifier '\(modifier.trimmedText)'", "remove it")
             }
         }
     }
@@ -169,8 +181,16 @@ public struct SupportedSwiftChecker {
             return
         } else if decl.is(EnumCaseDeclSyntax.self) {
             return
-        } else if decl.is(ExtensionDeclSyntax.self) {
-            unsupported(decl, "an extension", "declare members in the type itself")
+        } else if let node = decl.as(ExtensionDeclSyntax.self) {
+            if let generable = SyntaxReading.attributes(node.attributes).first(where: { SyntaxReading.attributeName($0) == "Generable" }) {
+                let typeName = node.extendedType.trimmedText
+                diagnostics.append(Diagnostic(
+                    .generableOnUnsupportedDeclaration, at: source.range(of: generable),
+                    "@Generable cannot be applied to an extension (and prompt files do not support extensions); put @Generable on the declaration 'struct \(typeName)' or 'enum \(typeName)' itself and declare the members there",
+                    fixIts: [FixIt(title: "remove @Generable", edits: [FixItFactory(source: source).deleteLine(containing: source.range(of: generable))])]))
+            } else {
+                unsupported(decl, "an extension", "declare members in the type itself")
+            }
             return
         } else if decl.is(InitializerDeclSyntax.self) {
             unsupported(decl, "an explicit initializer", "remove it; structs get a memberwise initializer")
@@ -187,7 +207,7 @@ public struct SupportedSwiftChecker {
     }
 
     private static func conformsToTool(_ clause: InheritanceClauseSyntax?) -> Bool {
-        clause?.inheritedTypes.contains { ["Tool", "FoundationModels.Tool"].contains($0.type.trimmedDescription) } ?? false
+        clause?.inheritedTypes.contains { ["Tool", "FoundationModels.Tool"].contains($0.type.trimmedText) } ?? false
     }
 
     private mutating func checkFunction(_ function: FunctionDeclSyntax, inTool: Bool) {
@@ -229,7 +249,7 @@ public struct SupportedSwiftChecker {
             switch item.item {
             case .decl(let decl): checkLocalDeclaration(decl)
             case .stmt(let statement): checkStatement(statement)
-            case .expr(let expression): checkExpression(expression)
+            case .expr(let expression): checkExpressionStatement(expression)
             }
         }
     }
@@ -237,9 +257,9 @@ public struct SupportedSwiftChecker {
     private mutating func checkLocalDeclaration(_ decl: DeclSyntax) {
         if let variable = decl.as(VariableDeclSyntax.self) {
             if let attribute = variable.attributes.first {
-                unsupported(attribute, "the attribute '\(attribute.trimmedDescription)'", "remove it")
+                unsupported(attribute, "the attribute '\(attribute.trimmedText)'", "remove it")
             }
-            for modifier in variable.modifiers { unsupported(modifier, "the modifier '\(modifier.trimmedDescription)'", "remove it") }
+            for modifier in variable.modifiers { unsupported(modifier, "the modifier '\(modifier.trimmedText)'", "remove it") }
             for binding in variable.bindings {
                 checkPattern(binding.pattern, allowBindings: false)
                 if let accessors = binding.accessorBlock {
@@ -260,19 +280,36 @@ public struct SupportedSwiftChecker {
 
     private mutating func checkStatement(_ statement: StmtSyntax) {
         if let expression = statement.as(ExpressionStmtSyntax.self) {
-            checkExpression(expression.expression)
+            checkExpressionStatement(expression.expression)
         } else if let forIn = statement.as(ForStmtSyntax.self) {
             if let caseKeyword = forIn.caseKeyword { unsupported(caseKeyword, "'for case'", "use 'for x in ...' with an 'if case' inside") }
-            checkPattern(forIn.pattern, allowBindings: false)
+            checkLoopPattern(forIn.pattern)
             checkExpression(forIn.sequence)
-            if let whereClause = forIn.whereClause { checkExpression(whereClause.condition) }
+            if let whereClause = forIn.whereClause {
+                if forIn.awaitKeyword != nil {
+                    unsupported(whereClause, "'where' on a 'for try await' loop", "test the condition with 'if' inside the loop")
+                } else {
+                    checkExpression(whereClause.condition)
+                }
+            }
             checkStatements(forIn.body.statements)
+        } else if let whileStatement = statement.as(WhileStmtSyntax.self) {
+            checkConditions(whileStatement.conditions)
+            checkStatements(whileStatement.body.statements)
+        } else if let guardStatement = statement.as(GuardStmtSyntax.self) {
+            checkConditions(guardStatement.conditions)
+            checkStatements(guardStatement.body.statements)
+            if !Self.leavesScope(guardStatement.body.statements), !guardStatement.body.hasError {
+                unsupported(guardStatement.body, "a 'guard' body that falls through", "end it with return, throw, break or continue")
+            }
         } else if let doStatement = statement.as(DoStmtSyntax.self) {
             checkStatements(doStatement.body.statements)
             for clause in doStatement.catchClauses {
                 for item in clause.catchItems {
-                    if let pattern = item.pattern { checkPattern(pattern, allowBindings: true) }
-                    if let whereClause = item.whereClause { checkExpression(whereClause.condition) }
+                    if let pattern = item.pattern { checkCatchPattern(pattern) }
+                    if let whereClause = item.whereClause {
+                        unsupported(whereClause, "'where' in a catch clause", "catch the error, then test the condition with 'if' inside")
+                    }
                 }
                 checkStatements(clause.body.statements)
             }
@@ -280,18 +317,30 @@ public struct SupportedSwiftChecker {
             if let value = returnStatement.expression { checkExpression(value) }
         } else if let throwStatement = statement.as(ThrowStmtSyntax.self) {
             checkExpression(throwStatement.expression)
-        } else if statement.is(BreakStmtSyntax.self) || statement.is(ContinueStmtSyntax.self) {
-            return
-        } else if statement.is(GuardStmtSyntax.self) {
-            unsupported(statement.firstToken(viewMode: .sourceAccurate)!, "'guard'", "use 'if' with an 'else' branch")
-        } else if statement.is(WhileStmtSyntax.self) || statement.is(RepeatStmtSyntax.self) {
-            unsupported(statement.firstToken(viewMode: .sourceAccurate)!, "a '\(statement.firstToken(viewMode: .sourceAccurate)!.text)' loop", "use 'for x in ...' over an array or a range such as 1...3")
+        } else if let breakStatement = statement.as(BreakStmtSyntax.self) {
+            if let label = breakStatement.label { unsupported(label, "a labelled 'break'", "break out of the innermost loop or switch only") }
+        } else if let continueStatement = statement.as(ContinueStmtSyntax.self) {
+            if let label = continueStatement.label { unsupported(label, "a labelled 'continue'", "continue the innermost loop only") }
+        } else if let labeled = statement.as(LabeledStmtSyntax.self) {
+            unsupported(labeled.label, "a statement label", "remove it; break and continue apply to the innermost loop")
+            checkStatement(labeled.statement)
+        } else if statement.is(RepeatStmtSyntax.self) {
+            unsupported(statement.firstToken(viewMode: .sourceAccurate)!, "a 'repeat' loop", "use 'while' or 'for x in ...' over an array or a range such as 1...3")
         } else if statement.is(DeferStmtSyntax.self) {
             unsupported(statement.firstToken(viewMode: .sourceAccurate)!, "'defer'", "write the code at the end of the block")
         } else if statement.hasError || statement.is(MissingStmtSyntax.self) {
             return
         } else {
             unsupported(statement, "this statement", "use let/var, for-in, if, switch or do/catch")
+        }
+    }
+
+    /// An expression in statement position: `switch` is a statement here (as a value it is not supported).
+    private mutating func checkExpressionStatement(_ expression: ExprSyntax) {
+        if let switchExpression = expression.as(SwitchExprSyntax.self) {
+            checkSwitch(switchExpression)
+        } else {
+            checkExpression(expression)
         }
     }
 
@@ -302,6 +351,9 @@ public struct SupportedSwiftChecker {
         if let string = expression.as(StringLiteralExprSyntax.self) {
             for segment in string.segments {
                 if case .expressionSegment(let interpolation) = segment {
+                    if interpolation.expressions.count > 1 {
+                        unsupported(interpolation.expressions, "several values in one interpolation", "interpolate one value per \\( )")
+                    }
                     for argument in interpolation.expressions {
                         if argument.label != nil {
                             unsupported(argument, "a labelled interpolation", "interpolate a plain value: \\(value)")
@@ -372,11 +424,7 @@ public struct SupportedSwiftChecker {
             return
         }
         if let tuple = expression.as(TupleExprSyntax.self) {
-            if tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
-                checkExpression(only.expression)
-            } else {
-                unsupported(tuple, "a tuple", "use a struct value, an array or separate constants")
-            }
+            for element in tuple.elements { checkExpression(element.expression) }
             return
         }
         if let ternary = expression.as(TernaryExprSyntax.self) {
@@ -397,12 +445,12 @@ public struct SupportedSwiftChecker {
             checkIf(ifExpression)
             return
         }
-        if let switchExpression = expression.as(SwitchExprSyntax.self) {
-            checkSwitch(switchExpression)
+        if expression.is(SwitchExprSyntax.self) {
+            unsupported(expression.firstToken(viewMode: .sourceAccurate)!, "'switch' used as a value", "assign the value in each case of a switch statement, or use 'if'/'else'")
             return
         }
         if let closure = expression.as(ClosureExprSyntax.self) {
-            unsupported(closure, "a closure", "closures are only supported as Instructions { }, Prompt { } and respond { } builders; use a for-in loop instead of map/filter")
+            unsupported(closure, "a closure here", Self.closureFix)
             return
         }
         if let macro = expression.as(MacroExpansionExprSyntax.self) {
@@ -417,8 +465,12 @@ public struct SupportedSwiftChecker {
             unsupported(expression, "a regex literal in code", "regexes are supported in @Guide(.pattern(...)) only")
             return
         }
-        if expression.is(AsExprSyntax.self) || expression.is(IsExprSyntax.self) {
-            unsupported(expression, "a type cast", "use values of the declared types")
+        if let cast = expression.as(AsExprSyntax.self) {
+            checkExpression(cast.expression)
+            return
+        }
+        if let check = expression.as(IsExprSyntax.self) {
+            checkExpression(check.expression)
             return
         }
         if expression.hasError { return }
@@ -434,9 +486,7 @@ public struct SupportedSwiftChecker {
             return
         } else if let ternary = element.as(UnresolvedTernaryExprSyntax.self) {
             checkExpression(ternary.thenExpression)
-        } else if element.is(UnresolvedAsExprSyntax.self) || element.is(UnresolvedIsExprSyntax.self) {
-            unsupported(element, "the type cast '\(element.trimmedDescription)'", "use values of the declared types")
-        } else if element.is(TypeExprSyntax.self) {
+        } else if element.is(UnresolvedAsExprSyntax.self) || element.is(UnresolvedIsExprSyntax.self) || element.is(TypeExprSyntax.self) {
             return
         } else {
             checkExpression(element)
@@ -456,25 +506,48 @@ public struct SupportedSwiftChecker {
         }
         for argument in call.arguments { checkExpression(argument.expression) }
         var builderAllowed = false
+        var functionalMethod = false
         if let reference = callee.as(DeclReferenceExprSyntax.self) {
             builderAllowed = Self.builderCallees.contains(reference.baseName.text)
         } else if let member = callee.as(MemberAccessExprSyntax.self) {
             builderAllowed = Self.builderMethods.contains(member.declName.baseName.text)
-                || (member.declName.baseName.text == "init" && Self.builderCallees.contains(member.base?.trimmedDescription ?? ""))
+                || (member.declName.baseName.text == "init" && Self.builderCallees.contains(member.base?.trimmedText ?? ""))
+            functionalMethod = member.base != nil && Self.closureMethods.contains(member.declName.baseName.text)
         }
-        let closures = (call.trailingClosure.map { [$0] } ?? []) + call.additionalTrailingClosures.map(\.closure)
-        for closure in closures {
+        if let closure = call.trailingClosure {
             if builderAllowed {
                 if let signature = closure.signature { unsupported(signature, "a builder closure signature", "remove it") }
+                checkBuilder(closure.statements)
+            } else if functionalMethod, call.arguments.isEmpty {
+                if let captures = closure.signature?.capture { unsupported(captures, "a capture list", "remove it; closures see the enclosing values") }
                 checkStatements(closure.statements)
             } else {
-                unsupported(closure, "a trailing closure", "closures are only supported as Instructions { }, Prompt { } and respond { } builders; use a for-in loop instead of map/filter")
+                unsupported(closure, "a trailing closure here", Self.closureFix)
             }
+        }
+        for extra in call.additionalTrailingClosures {
+            unsupported(extra.closure, "a second trailing closure", Self.closureFix)
         }
     }
 
-    private mutating func checkIf(_ ifExpression: IfExprSyntax) {
-        for condition in ifExpression.conditions {
+    /// An `if` and its `else` chain; inside a builder, the branches are builder statements.
+    private mutating func checkIf(_ ifExpression: IfExprSyntax, inBuilder: Bool = false) {
+        checkConditions(ifExpression.conditions)
+        checkBranch(ifExpression.body.statements, inBuilder: inBuilder)
+        switch ifExpression.elseBody {
+        case .ifExpr(let elseIf)?: checkIf(elseIf, inBuilder: inBuilder)
+        case .codeBlock(let block)?: checkBranch(block.statements, inBuilder: inBuilder)
+        case nil: break
+        }
+    }
+
+    private mutating func checkBranch(_ items: CodeBlockItemListSyntax, inBuilder: Bool) {
+        if inBuilder { checkBuilder(items) } else { checkStatements(items) }
+    }
+
+    /// The conditions of `if`, `while` and `guard`.
+    private mutating func checkConditions(_ conditions: ConditionElementListSyntax) {
+        for condition in conditions {
             switch condition.condition {
             case .expression(let expression):
                 checkExpression(expression)
@@ -489,12 +562,6 @@ public struct SupportedSwiftChecker {
             @unknown default:
                 unsupported(condition, "this condition", "use a Boolean expression or 'if let'")
             }
-        }
-        checkStatements(ifExpression.body.statements)
-        switch ifExpression.elseBody {
-        case .ifExpr(let elseIf)?: checkIf(elseIf)
-        case .codeBlock(let block)?: checkStatements(block.statements)
-        case nil: break
         }
     }
 
@@ -516,7 +583,111 @@ public struct SupportedSwiftChecker {
         }
     }
 
+    // MARK: Builders
+
+    /// The statements of a result builder (`Prompt { }`, `Instructions { }`,
+    /// `respond { }`): each expression is a line of the text.
+    private mutating func checkBuilder(_ items: CodeBlockItemListSyntax) {
+        for item in items {
+            var element = item.item
+            if case .stmt(let statement) = element, let expressionStatement = statement.as(ExpressionStmtSyntax.self) {
+                element = .expr(expressionStatement.expression)
+            }
+            switch element {
+            case .decl(let decl):
+                checkLocalDeclaration(decl)
+            case .expr(let expression):
+                if let ifExpression = expression.as(IfExprSyntax.self) {
+                    checkIf(ifExpression, inBuilder: true)
+                } else if expression.is(SwitchExprSyntax.self) {
+                    unsupported(expression.firstToken(viewMode: .sourceAccurate)!, "'switch' inside a builder", "use 'if'/'else', or compute the text before the builder")
+                } else {
+                    checkExpression(expression)
+                }
+            case .stmt(let statement):
+                if let forIn = statement.as(ForStmtSyntax.self) {
+                    if let keyword = forIn.awaitKeyword ?? forIn.tryKeyword ?? forIn.caseKeyword {
+                        unsupported(keyword, "'for \(keyword.text)' inside a builder", "loop over an array or a range")
+                    }
+                    checkLoopPattern(forIn.pattern)
+                    checkExpression(forIn.sequence)
+                    if let whereClause = forIn.whereClause {
+                        unsupported(whereClause, "'where' on a loop inside a builder", "use 'if' inside the loop")
+                    }
+                    checkBuilder(forIn.body.statements)
+                } else if statement.hasError || statement.is(MissingStmtSyntax.self) {
+                    continue
+                } else {
+                    unsupported(statement.firstToken(viewMode: .sourceAccurate) ?? TokenSyntax.identifier(""), "'\(statement.firstToken(viewMode: .sourceAccurate)?.text ?? "this statement")' inside a builder",
+                                "builders take expressions, if/else, for-in and let; compute other things before the builder")
+                }
+            }
+        }
+    }
+
     // MARK: Patterns
+
+    /// `for` patterns: a name, `_`, or a tuple of those (`(index, word)`).
+    private mutating func checkLoopPattern(_ pattern: PatternSyntax) {
+        if let tuple = pattern.as(TuplePatternSyntax.self) {
+            for element in tuple.elements {
+                if let label = element.label { unsupported(label, "a labelled tuple pattern", "bind by position: (index, word)") }
+                checkLoopPattern(element.pattern)
+            }
+            return
+        }
+        if let binding = pattern.as(ValueBindingPatternSyntax.self) {
+            checkLoopPattern(binding.pattern)
+            return
+        }
+        checkPattern(pattern, allowBindings: false)
+    }
+
+    /// `catch` patterns the evaluator matches: `let e`, `let e as T`,
+    /// `T.someCase`, `.someCase`, `T.someCase(let context)`.
+    private mutating func checkCatchPattern(_ pattern: PatternSyntax) {
+        if let binding = pattern.as(ValueBindingPatternSyntax.self) {
+            if binding.pattern.is(IdentifierPatternSyntax.self) { return }
+            if let expression = binding.pattern.as(ExpressionPatternSyntax.self)?.expression,
+               Self.isNameCast(expression) {
+                return
+            }
+        } else if let expression = pattern.as(ExpressionPatternSyntax.self)?.expression {
+            if expression.is(MemberAccessExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self) { return }
+            if let call = expression.as(FunctionCallExprSyntax.self), call.calledExpression.is(MemberAccessExprSyntax.self),
+               call.arguments.count == 1, let only = call.arguments.first, only.label == nil, Self.isSingleBinding(only.expression)
+            {
+                return
+            }
+        }
+        unsupported(pattern, "the catch pattern '\(pattern.trimmedText)'", "use catch, catch let error, catch let error as SomeError, catch SomeError.someCase or catch SomeError.someCase(let context)")
+    }
+
+    /// `e as T` (inside `let`), before or after operator folding.
+    private static func isNameCast(_ expression: ExprSyntax) -> Bool {
+        if let sequence = expression.as(SequenceExprSyntax.self) {
+            let elements = Array(sequence.elements)
+            return elements.count == 3 && isBoundName(elements[0]) && elements[1].is(UnresolvedAsExprSyntax.self)
+                && elements[1].as(UnresolvedAsExprSyntax.self)?.questionOrExclamationMark == nil && elements[2].is(TypeExprSyntax.self)
+        }
+        if let cast = expression.as(AsExprSyntax.self) {
+            return isBoundName(cast.expression) && cast.questionOrExclamationMark == nil
+        }
+        return false
+    }
+
+    private static func isBoundName(_ expression: ExprSyntax) -> Bool {
+        expression.as(PatternExprSyntax.self)?.pattern.is(IdentifierPatternSyntax.self) == true
+            || expression.is(DeclReferenceExprSyntax.self)
+    }
+
+    /// `let context`, `var context` or `_` inside a case payload.
+    private static func isSingleBinding(_ expression: ExprSyntax) -> Bool {
+        if expression.is(DiscardAssignmentExprSyntax.self) { return true }
+        guard let pattern = expression.as(PatternExprSyntax.self)?.pattern else { return false }
+        if pattern.is(WildcardPatternSyntax.self) { return true }
+        return pattern.as(ValueBindingPatternSyntax.self)?.pattern.is(IdentifierPatternSyntax.self) == true
+    }
 
     private mutating func checkPattern(_ pattern: PatternSyntax, allowBindings: Bool) {
         if pattern.is(IdentifierPatternSyntax.self) || pattern.is(WildcardPatternSyntax.self) || pattern.is(MissingPatternSyntax.self) {
@@ -534,7 +705,7 @@ public struct SupportedSwiftChecker {
             unsupported(pattern, "a tuple pattern", "bind one value per 'let'")
             return
         }
-        unsupported(pattern, "the pattern '\(pattern.trimmedDescription)'", "use a name, '_', or an enum case such as .unavailable(let reason)")
+        unsupported(pattern, "the pattern '\(pattern.trimmedText)'", "use a name, '_', or an enum case such as .unavailable(let reason)")
     }
 
     /// `case .available`, `case .unavailable(let reason)`, literals and
@@ -558,11 +729,42 @@ public struct SupportedSwiftChecker {
             for element in sequence.elements { checkSequenceElement(element) }
             return
         }
+        if let tuple = expression.as(TupleExprSyntax.self), !(tuple.elements.count == 1 && tuple.elements.first?.label == nil) {
+            unsupported(tuple, "a tuple pattern", "match one value per case, or nest a switch")
+            return
+        }
         checkExpression(expression)
     }
 
+    /// Whether a block always leaves its scope (ends in return, throw, break or continue).
+    static func leavesScope(_ items: CodeBlockItemListSyntax) -> Bool {
+        guard let last = items.last else { return false }
+        switch last.item {
+        case .stmt(let statement):
+            if let expression = statement.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self) {
+                return leavesScope(expression)
+            }
+            return statement.is(ReturnStmtSyntax.self) || statement.is(ThrowStmtSyntax.self)
+                || statement.is(BreakStmtSyntax.self) || statement.is(ContinueStmtSyntax.self)
+        case .expr(let expression):
+            return expression.as(IfExprSyntax.self).map(leavesScope) ?? false
+        case .decl:
+            return false
+        }
+    }
+
+    /// Whether every branch of an `if` leaves the scope (it needs an `else`).
+    static func leavesScope(_ ifExpression: IfExprSyntax) -> Bool {
+        guard leavesScope(ifExpression.body.statements) else { return false }
+        switch ifExpression.elseBody {
+        case .codeBlock(let block)?: return leavesScope(block.statements)
+        case .ifExpr(let next)?: return leavesScope(next)
+        case nil: return false
+        }
+    }
+
     private static func shortText(_ node: some SyntaxProtocol) -> String {
-        let text = node.trimmedDescription
+        let text = node.trimmedText
         let firstLine = text.prefix { $0 != "\n" }
         return firstLine.count > 40 ? firstLine.prefix(40) + "..." : String(firstLine)
     }
@@ -584,7 +786,7 @@ private final class EffectFinder: SyntaxVisitor {
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        let callee = node.calledExpression.trimmedDescription
+        let callee = node.calledExpression.trimmedText
         if callee == "LanguageModelSession" || callee == "print" || callee.hasSuffix(".respond") || callee.hasSuffix(".streamResponse") {
             found = true
             return .skipChildren

@@ -50,7 +50,10 @@ final class EvaluationTests: XCTestCase {
         XCTAssertTrue(markdown.contains("scripted 0-1 0-2 0-3") && markdown.contains("10 prompt tokens (4 cached)")
             && markdown.contains("first token 50 ms") && markdown.contains("80 tok/s") && markdown.contains("Transcript:"), markdown)
 
-        // Progress: begin, (reports), end; refreshes were requested but throttled.
+        // Progress waits for the client to answer window/workDoneProgress/create, then: begin, (reports), end.
+        XCTAssertEqual(harness.requests("window/workDoneProgress/create").count, 2)
+        XCTAssertEqual(harness.notifications("$/progress").count, 0)
+        harness.answer("window/workDoneProgress/create")
         let progress = harness.notifications("$/progress").compactMap { $0["value"]?["kind"]?.stringValue }
         XCTAssertEqual(progress.first, "begin")
         XCTAssertEqual(progress.last, "end")
@@ -165,5 +168,69 @@ final class EvaluationTests: XCTestCase {
         harness.runEvaluations()
         XCTAssertEqual(runner.runs.count, 2, "saving an unchanged file runs nothing")
         XCTAssertEqual(harness.server.evaluation.isIdle, true)
+    }
+}
+
+/// Work-done progress and pulled configuration: the server waits for the client's answers.
+final class ClientRequestTests: XCTestCase {
+    func testProgressBeginsOnlyAfterTheClientCreatedTheToken() throws {
+        let harness = ServerHarness(runner: ScriptedRunner())
+        harness.initialize(["window": ["workDoneProgress": true]], options: ["evaluate": "manual"])
+        harness.open(sampleURI, sampleText)
+        harness.request("workspace/executeCommand", ["command": "fmplay.run", "arguments": [["uri": .string(sampleURI), "block": 0]]])
+        let token = try XCTUnwrap(harness.requests("window/workDoneProgress/create").first?["token"])
+        XCTAssertEqual(harness.notifications("$/progress").count, 0, "no $/progress before the client answers create")
+        harness.answer("window/workDoneProgress/create")
+        harness.runEvaluations()
+        let progress = harness.notifications("$/progress")
+        XCTAssertEqual(progress.first?["value"]?["kind"], "begin")
+        XCTAssertEqual(progress.last?["value"]?["kind"], "end")
+        XCTAssertTrue(progress.allSatisfy { $0["token"] == token })
+    }
+
+    func testProgressEndedBeforeTheAnswerIsSentInOrderAndARefusalSendsNothing() {
+        let harness = ServerHarness(runner: ScriptedRunner())
+        harness.initialize(["window": ["workDoneProgress": true]], options: ["evaluate": "manual"])
+        harness.open(sampleURI, sampleText)
+        harness.request("workspace/executeCommand", ["command": "fmplay.run", "arguments": [["uri": .string(sampleURI), "block": 0]]])
+        harness.runEvaluations()
+        XCTAssertEqual(harness.notifications("$/progress").count, 0)
+        harness.answer("window/workDoneProgress/create")
+        XCTAssertEqual(harness.notifications("$/progress").compactMap { $0["value"]?["kind"]?.stringValue }.filter { $0 != "report" }, ["begin", "end"])
+
+        let refused = ServerHarness(runner: ScriptedRunner())
+        refused.initialize(["window": ["workDoneProgress": true]], options: ["evaluate": "manual"])
+        refused.open(sampleURI, sampleText)
+        refused.request("workspace/executeCommand", ["command": "fmplay.run", "arguments": [["uri": .string(sampleURI), "block": 0]]])
+        refused.answer("window/workDoneProgress/create", error: (code: -32603, message: "no progress here"))
+        refused.runEvaluations()
+        XCTAssertEqual(refused.notifications("$/progress").count, 0)
+    }
+
+    func testConfigurationIsPulledWhenTheClientSupportsIt() {
+        let harness = ServerHarness(runner: ScriptedRunner())
+        harness.initialize(["workspace": ["configuration": true]], options: ["evaluate": "manual"])
+        let pulls = harness.requests("workspace/configuration")
+        XCTAssertEqual(pulls.count, 1)
+        XCTAssertEqual(pulls.first?["items"]?[0]?["section"], "fmplay")
+        harness.answer("workspace/configuration", result: [["hintLength": 20, "maxTokens": 32]])
+        XCTAssertEqual(harness.server.configuration.hintLength, 20)
+        XCTAssertEqual(harness.server.configuration.maximumTokens, 32)
+        XCTAssertEqual(harness.server.configuration.evaluate, .manual, "initializationOptions still apply")
+
+        // A bare change notification (pull model) asks again; pushed settings apply directly.
+        harness.notify("workspace/didChangeConfiguration", ["settings": nil])
+        XCTAssertEqual(harness.requests("workspace/configuration").count, 2)
+        harness.answer("workspace/configuration", result: [["hintLength": 50]])
+        XCTAssertEqual(harness.server.configuration.hintLength, 50)
+        harness.notify("workspace/didChangeConfiguration", ["settings": ["fmplay": ["hintLength": 60]]])
+        XCTAssertEqual(harness.requests("workspace/configuration").count, 2)
+        XCTAssertEqual(harness.server.configuration.hintLength, 60)
+
+        // Clients without the capability are never asked.
+        let plain = ServerHarness(runner: ScriptedRunner())
+        plain.initialize([:])
+        plain.notify("workspace/didChangeConfiguration", ["settings": nil])
+        XCTAssertEqual(plain.requests("workspace/configuration").count, 0)
     }
 }

@@ -145,7 +145,7 @@ final class FeatureTests: XCTestCase {
 
         let prompt = locate("Name a trip", in: sampleText, offset: 2)
         let promptHover = harness.request("textDocument/hover", ServerHarness.at(sampleURI, prompt.line, prompt.character))
-        XCTAssertEqual(promptHover["contents"]?["value"], "**Prompt** · 5 tokens of the model's 2048-token context (0.2%)")
+        XCTAssertEqual(promptHover["contents"]?["value"], "**Prompt** · 5 tokens of scripted's 2048-token context (0.2%)")
 
         let instructions = locate("You write", in: sampleText, offset: 2)
         let instructionsHover = harness.request("textDocument/hover", ServerHarness.at(sampleURI, instructions.line, instructions.character))

@@ -71,8 +71,9 @@ struct ScriptedRunner: PlaygroundRunner {
 
     func clearCache() throws -> String { "cleared" }
 
-    func tokenCount(of text: String, configuration: ServerConfiguration) -> (tokens: Int, contextSize: Int)? {
-        (text.split(separator: " ").count, 2048)
+    func tokenCount(of text: String, configuration: ServerConfiguration) -> TokenCount {
+        guard configuration.modelPath != "/missing.gguf" else { return .unavailable("no model file at /missing.gguf") }
+        return .counted(tokens: text.split(separator: " ").count, contextSize: 2048, model: configuration.modelPath ?? "scripted")
     }
 }
 
@@ -84,6 +85,7 @@ final class ServerHarness {
     private var nextID = 100
     /// Every message the server sent, in order, since the harness started.
     private(set) var sent: [JSONRPCMessage] = []
+    private var answered: Set<RequestID> = []
 
     init(runner: any PlaygroundRunner = ScriptedRunner()) {
         server = LanguageServer(sink: sink, queue: queue, runner: runner)
@@ -156,6 +158,21 @@ final class ServerHarness {
         Thread.sleep(forTimeInterval: LanguageServer.refreshInterval)
         server.handle(queue.takeAll(until: Date(timeIntervalSinceNow: 0.01)))
         settle()
+    }
+
+    /// Answers every request of `method` the server sent and the client has not answered yet.
+    func answer(_ method: String, result: JSONValue? = .null, error: (code: Int, message: String)? = nil) {
+        var responses: [JSONValue] = []
+        for message in sent {
+            guard case .request(let id, method, _) = message, !answered.contains(id) else { continue }
+            answered.insert(id)
+            if let error {
+                responses.append(["jsonrpc": "2.0", "id": id.json, "error": ["code": .int(error.code), "message": .string(error.message)]])
+            } else {
+                responses.append(["jsonrpc": "2.0", "id": id.json, "result": result ?? .null])
+            }
+        }
+        feed(responses)
     }
 
     func notifications(_ method: String) -> [JSONValue] {

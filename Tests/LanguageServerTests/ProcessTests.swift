@@ -96,6 +96,14 @@ final class ProcessClient: @unchecked Sendable {
         return received.filter { $0["method"]?.stringValue == method }
     }
 
+    /// Answers (with a null result) every request of `method` the server has sent so far.
+    func answerRequests(_ method: String) {
+        for request in all(method) {
+            guard let id = request["id"] else { continue }
+            sendRaw(MessageFramer.frame(JSONValue.object(["jsonrpc": "2.0", "id": id, "result": .null]).serializedBytes()))
+        }
+    }
+
     func closeInput() { try? input.fileHandleForWriting.close() }
 
     /// Waits for the process to end; returns its exit code.
@@ -162,6 +170,25 @@ final class ProcessTests: XCTestCase {
         XCTAssertEqual(client.exitCode(), 0)
     }
 
+    /// Prompt-string hovers count tokens with the tokenizer of the configured model, and say
+    /// clearly why they cannot when that model is missing or has no tokenizer.
+    func testHoverCountsTokensWithTheConfiguredModel() throws {
+        let client = try ProcessClient()
+        try initialize(client)
+        client.notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "fmplay", "version": 1, "text": .string(sampleText)]])
+        let position = locate("Name a trip", in: sampleText, offset: 1)
+        client.notify("workspace/didChangeConfiguration", ["settings": ["modelPath": "/nonexistent/fmplay-model.gguf"]])
+        let missing = try client.request("textDocument/hover", ServerHarness.at(uri, position.line, position.character))
+        let text = missing["contents"]?["value"]?.stringValue ?? ""
+        XCTAssertTrue(text.hasPrefix("**Prompt** · ") && text.contains("tokens cannot be counted") && text.contains("/nonexistent/fmplay-model.gguf"), text)
+
+        let scripted = try ProcessClient(environment: ["FMPLAY_BACKEND": "scripted"])
+        try initialize(scripted)
+        scripted.notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "fmplay", "version": 1, "text": .string(sampleText)]])
+        let hover = try scripted.request("textDocument/hover", ServerHarness.at(uri, position.line, position.character))
+        XCTAssertTrue(hover["contents"]?["value"]?.stringValue?.contains("tokens cannot be counted: the scripted test model") ?? false, "\(hover)")
+    }
+
     func testExitWithoutShutdownIsOneAndEndOfInputIsZero() throws {
         let abrupt = try ProcessClient()
         try initialize(abrupt)
@@ -214,7 +241,11 @@ final class ProcessTests: XCTestCase {
         XCTAssertEqual(first["type"], "TripTitle")
         XCTAssertTrue(first["hint"]?.stringValue?.hasPrefix("→ TripTitle(words: ") ?? false, "\(first)")
         XCTAssertFalse(client.all("workspace/inlayHint/refresh").isEmpty)
-        XCTAssertFalse(client.all("$/progress").isEmpty)
+        // Progress starts once the client has answered window/workDoneProgress/create.
+        XCTAssertFalse(client.all("window/workDoneProgress/create").isEmpty)
+        client.answerRequests("window/workDoneProgress/create")
+        _ = try client.wait { $0["method"] == "$/progress" && $0["params"]?["value"]?["kind"] == "end" }
+        XCTAssertEqual(client.all("$/progress").first?["params"]?["value"]?["kind"], "begin")
 
         let hints = try client.request("textDocument/inlayHint", [
             "textDocument": ["uri": .string(uri)], "range": ["start": ServerHarness.position(0, 0), "end": ServerHarness.position(999, 0)],

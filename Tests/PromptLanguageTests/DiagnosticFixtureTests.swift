@@ -32,17 +32,6 @@ final class DiagnosticFixtureTests: XCTestCase {
         return result.sorted()
     }
 
-    func check(_ url: URL, file: StaticString = #filePath, line: UInt = #line) throws {
-        let text = try String(contentsOf: url, encoding: .utf8)
-        let analysis = PromptAnalyzer.analyze(text)
-        let actual = analysis.diagnostics.map { "\($0.range.start.line): \($0.code.rawValue)" }.sorted()
-        let expected = Self.expectations(in: text)
-        if actual != expected {
-            let details = analysis.diagnostics.map { "  \($0.range.start.line):\($0.range.start.column) \($0.code.rawValue) \($0.message)" }
-            XCTFail("\(url.lastPathComponent): expected \(expected), got \(actual)\n" + details.joined(separator: "\n"), file: file, line: line)
-        }
-    }
-
     func testEveryFixtureProducesExactlyItsExpectedDiagnostics() throws {
         let fixtures = try Self.fixtures()
         XCTAssertGreaterThan(fixtures.count, 10)
@@ -131,6 +120,20 @@ final class DiagnosticFixtureTests: XCTestCase {
         for end in stride(from: 0, to: bytes.count, by: 31) {
             let prefix = String(decoding: bytes[..<end], as: UTF8.self)
             _ = PromptAnalyzer.analyze(prefix)
+        }
+    }
+}
+
+extension XCTestCase {
+    /// Analyses a fixture and compares its diagnostics with its `// expect:` lines.
+    func check(_ url: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let analysis = PromptAnalyzer.analyze(text)
+        let actual = analysis.diagnostics.map { "\($0.range.start.line): \($0.code.rawValue)" }.sorted()
+        let expected = DiagnosticFixtureTests.expectations(in: text)
+        if actual != expected {
+            let details = analysis.diagnostics.map { "  \($0.range.start.line):\($0.range.start.column) \($0.code.rawValue) \($0.message)" }
+            XCTFail("\(url.lastPathComponent): expected \(expected), got \(actual)\n" + details.joined(separator: "\n"), file: file, line: line)
         }
     }
 }

@@ -10,8 +10,13 @@ import PromptLanguage
 public struct EvaluatorRunner: PlaygroundRunner {
     /// The evaluation settings for the server's settings; throws a message that says how to fix it.
     public typealias ConfigurationProvider = @Sendable (ServerConfiguration) throws -> EvaluationConfiguration
-    /// Tokens of a text for the configured model, when a tokenizer is available.
-    public typealias TokenCounter = @Sendable (String, ServerConfiguration) -> Int?
+    /// Tokens of a text with the configured model's tokenizer, or why there is none.
+    public typealias TokenCounter = @Sendable (String, ServerConfiguration) -> Result<Int, TokenizerUnavailable>
+
+    public struct TokenizerUnavailable: Error, Sendable {
+        public var reason: String
+        public init(_ reason: String) { self.reason = reason }
+    }
 
     private let configurationFor: ConfigurationProvider
     private let countTokens: TokenCounter
@@ -63,10 +68,20 @@ public struct EvaluatorRunner: PlaygroundRunner {
         return "cleared the result cache in \(cache.directory)"
     }
 
-    public func tokenCount(of text: String, configuration: ServerConfiguration) -> (tokens: Int, contextSize: Int)? {
-        guard let count = countTokens(text, configuration),
-              let model = try? configurationFor(configuration).model else { return nil }
-        return (count, model.contextSize)
+    public func tokenCount(of text: String, configuration: ServerConfiguration) -> TokenCount {
+        let model: (any LanguageModel)?
+        do {
+            model = try configurationFor(configuration).model
+        } catch {
+            return .unavailable("\(error)")
+        }
+        guard let model else {
+            return .unavailable("no model is available: set fmplay.modelPath (or FMPLAY_MODEL) to a GGUF file, or install the default model with `make setup`")
+        }
+        switch countTokens(text, configuration) {
+        case .success(let tokens): return .counted(tokens: tokens, contextSize: model.contextSize, model: model.name)
+        case .failure(let problem): return .unavailable(problem.reason)
+        }
     }
 
     static func offsets(_ result: EvaluationResult, source: SourceText) -> Swift.Range<Int> {

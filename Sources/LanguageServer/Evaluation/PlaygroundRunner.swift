@@ -11,8 +11,15 @@ public protocol PlaygroundRunner: Sendable {
     func run(_ request: BlockRunRequest, report: @escaping @Sendable (BlockEvent) -> Void) async -> BlockOutcome
     /// Empties the shared on-disk result cache; returns a sentence for the user.
     func clearCache() throws -> String
-    /// Tokens of `text` for the configured model and its context size, when known.
-    func tokenCount(of text: String, configuration: ServerConfiguration) -> (tokens: Int, contextSize: Int)?
+    /// Tokens of `text` with the tokenizer of the model the settings select, or why they cannot be counted.
+    func tokenCount(of text: String, configuration: ServerConfiguration) -> TokenCount
+}
+
+/// A prompt's size for hover: counted with the configured model's tokenizer,
+/// or a sentence saying why not and how to fix it.
+public enum TokenCount: Sendable, Equatable {
+    case counted(tokens: Int, contextSize: Int, model: String)
+    case unavailable(String)
 }
 
 public struct BlockRunRequest: Sendable {

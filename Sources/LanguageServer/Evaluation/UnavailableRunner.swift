@@ -15,5 +15,5 @@ public struct UnavailableRunner: PlaygroundRunner {
 
     public func clearCache() throws -> String { "no result cache is in use" }
 
-    public func tokenCount(of text: String, configuration: ServerConfiguration) -> (tokens: Int, contextSize: Int)? { nil }
+    public func tokenCount(of text: String, configuration: ServerConfiguration) -> TokenCount { .unavailable(reason) }
 }

@@ -12,11 +12,12 @@ extension LanguageServer {
 
         if let text = promptString(at: offset, in: current) {
             var markdown = "**\(text.role)** · "
-            if let count = evaluation.playgroundRunner.tokenCount(of: text.value, configuration: configuration) {
-                let share = Double(count.tokens) / Double(max(1, count.contextSize)) * 100
-                markdown += "\(count.tokens) tokens of the model's \(count.contextSize)-token context (\(share.formatted1)%)"
-            } else {
-                markdown += "\(text.value.utf8.count) bytes (no model is configured to count tokens)"
+            switch evaluation.playgroundRunner.tokenCount(of: text.value, configuration: configuration) {
+            case .counted(let tokens, let contextSize, let model):
+                let share = Double(tokens) / Double(max(1, contextSize)) * 100
+                markdown += "\(tokens) tokens of \(model)'s \(contextSize)-token context (\(share.formatted1)%)"
+            case .unavailable(let reason):
+                markdown += "\(text.value.utf8.count) bytes; tokens cannot be counted: \(reason)"
             }
             return Hover(contents: MarkupContent(value: markdown), range: current.lines.range(of: text.offsets, in: encoding))
         }

@@ -244,26 +244,69 @@ extension LanguageServer {
 
     // MARK: Work-done progress
 
+    /// A work-done progress token: created by `window/workDoneProgress/create`,
+    /// which must be answered before the server may report on it (LSP 3.17).
+    /// Until then the latest report and the end wait here.
+    struct ProgressToken {
+        var created = false
+        var begin: JSONValue
+        var latestReport: JSONValue?
+        var end: JSONValue?
+    }
+
     func handleProgress(_ event: EvaluationCoordinator.ProgressEvent) {
         guard clientSupports("window", "workDoneProgress") else { return }
         switch event {
         case .begin(let token, let title):
-            sendRequest("window/workDoneProgress/create", ["token": .string(token)], purpose: "window/workDoneProgress/create")
-            sink.send(.notification(method: "$/progress", params: [
-                "token": .string(token), "value": ["kind": "begin", "title": .string(title), "cancellable": true, "message": "starting"],
-            ]))
+            progressTokens[token] = ProgressToken(begin: ["kind": "begin", "title": .string(title), "cancellable": true, "message": "starting"])
+            sendRequest("window/workDoneProgress/create", ["token": .string(token)], purpose: "window/workDoneProgress/create") { [unowned self] answer in
+                progressCreated(token, accepted: (try? answer.get()) != nil)
+            }
         case .report(let token, let message):
+            let value: JSONValue = ["kind": "report", "cancellable": true, "message": .string(message)]
+            guard let state = progressTokens[token] else { return }
+            guard state.created else {
+                progressTokens[token]?.latestReport = value
+                return
+            }
             let now = Date()
             guard now.timeIntervalSince(lastProgressReport) >= Self.refreshInterval else { return }
             lastProgressReport = now
-            sink.send(.notification(method: "$/progress", params: [
-                "token": .string(token), "value": ["kind": "report", "cancellable": true, "message": .string(message)],
-            ]))
+            sendProgress(token, value)
         case .end(let token, let message):
-            sink.send(.notification(method: "$/progress", params: [
-                "token": .string(token), "value": ["kind": "end", "message": .string(message)],
-            ]))
+            let value: JSONValue = ["kind": "end", "message": .string(message)]
+            guard let state = progressTokens[token] else { return }
+            if state.created {
+                sendProgress(token, value)
+                progressTokens[token] = nil
+            } else {
+                progressTokens[token]?.end = value
+            }
         }
+    }
+
+    /// The client answered `window/workDoneProgress/create`: on success, send
+    /// what waited (begin, the latest report, the end); on an error, nothing.
+    func progressCreated(_ token: String, accepted: Bool) {
+        guard var state = progressTokens[token] else { return }
+        guard accepted else {
+            progressTokens[token] = nil
+            return
+        }
+        sendProgress(token, state.begin)
+        if let report = state.latestReport { sendProgress(token, report) }
+        if let end = state.end {
+            sendProgress(token, end)
+            progressTokens[token] = nil
+            return
+        }
+        state.created = true
+        state.latestReport = nil
+        progressTokens[token] = state
+    }
+
+    private func sendProgress(_ token: String, _ value: JSONValue) {
+        sink.send(.notification(method: "$/progress", params: ["token": .string(token), "value": value]))
     }
 
     /// An update from a background run.

@@ -53,7 +53,7 @@ final class RunPrinter: @unchecked Sendable {
             let elapsed = progressStart.map { now - $0.time } ?? .zero
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let rate = seconds > 0.05 ? String(format: " · %.1f tok/s", Double(tokens) / seconds) : ""
-            let preview = result.text.replacingOccurrences(of: "\n", with: " ").suffix(40)
+            let preview = JUnitReport.replacingNewlines(in: result.text, with: " ").suffix(40)
             write("\r\u{1B}[K\u{1B}[2m… \(block) line \(result.line): \(tokens) tokens\(rate) · \(preview)\u{1B}[0m")
             progressShown = true
         case (.text, .result(_, _, let result)):
@@ -87,7 +87,7 @@ final class RunPrinter: @unchecked Sendable {
         case .error: label = isTerminal ? "\u{1B}[31merror:\u{1B}[0m " : "error: "
         case .response, .stream: label = "→ " + (result.typeName.map { "\($0) " } ?? "")
         }
-        let body = result.text.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: prefix.count + 2))
+        let body = JUnitReport.replacingNewlines(in: result.text, with: "\n" + String(repeating: " ", count: prefix.count + 2))
         out += prefix + label + body + "\n"
         for call in result.toolCalls {
             out += String(repeating: " ", count: prefix.count) + "tool \(call.name)(\(call.arguments.serialized())) -> \(call.output)\n"
@@ -150,7 +150,24 @@ enum JUnitReport {
     }
 
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Native split and join: Foundation's replacingOccurrences bridges
+    /// through NSString, which was a tenth of a fully cached `fmplay run`.
+    static func replacingNewlines(in text: String, with replacement: String) -> String {
+        guard text.utf8.contains(0x0A) else { return text }  // most results are one line
+        return text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

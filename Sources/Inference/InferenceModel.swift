@@ -49,9 +49,12 @@ public final class InferenceModel: Sendable {
     /// (default: the trained context, capped at 4096) that processes prompts
     /// in batches of up to `maxBatch` tokens on `threads` compute threads
     /// (pools are shared process-wide per thread count; none is created per call).
-    public func makeSession(contextSize: Int? = nil, threads: Int? = nil, maxBatch: Int = 512) -> InferenceSession {
+    /// The cache stores keys and values as `cacheType` (default F16, as llama.cpp).
+    public func makeSession(contextSize: Int? = nil, threads: Int? = nil, maxBatch: Int = 512,
+                            cacheType: KVCacheType = .f16) -> InferenceSession {
         InferenceSession(model: self, contextSize: contextSize ?? min(configuration.contextLength, 4096),
-                         threadPool: ComputeThreads.pool(threadCount: threads ?? defaultThreadCount), maxBatch: maxBatch)
+                         threadPool: ComputeThreads.pool(threadCount: threads ?? defaultThreadCount), maxBatch: maxBatch,
+                         cacheType: cacheType)
     }
 }
 

@@ -18,12 +18,12 @@ public final class InferenceSession: @unchecked Sendable {
     private var logitsValid = false
     private let lock = NSLock()
 
-    init(model: InferenceModel, contextSize: Int, threadPool: ThreadPool, maxBatch: Int) {
+    init(model: InferenceModel, contextSize: Int, threadPool: ThreadPool, maxBatch: Int, cacheType: KVCacheType) {
         self.model = model
         self.contextSize = max(1, contextSize)
         kernels = KernelContext(pool: threadPool)
         let configuration = model.configuration
-        cache = KVCache(configuration: configuration, capacity: self.contextSize)
+        cache = KVCache(configuration: configuration, capacity: self.contextSize, type: cacheType)
         scratch = ForwardScratch(configuration: configuration, maxBatch: max(1, min(maxBatch, self.contextSize)),
                                  contextCapacity: self.contextSize, ropeTables: model.transformer.ropeSettings.count,
                                  threads: threadPool.threadCount)
@@ -41,6 +41,9 @@ public final class InferenceSession: @unchecked Sendable {
 
     /// Compute threads this session uses.
     public var threadCount: Int { kernels.pool.threadCount }
+
+    /// How the KV cache stores keys and values.
+    public var cacheType: KVCacheType { cache.type }
 
     /// Bytes the KV cache reserves (pages are touched only as positions fill).
     public var cacheByteCount: Int { cache.byteCount }

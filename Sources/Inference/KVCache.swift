@@ -1,24 +1,40 @@
+import Kernels
+
+/// How the KV cache stores keys and values.
+public enum KVCacheType: String, Sendable, CaseIterable {
+    /// IEEE half precision (llama.cpp's default): half the memory; attention follows
+    /// the numerics of ggml's CPU flash attention (`HalfAttention`).
+    case f16
+    /// F32: exact keys/values; attention is a plain softmax over F32 scores.
+    case f32
+
+    var bytesPerElement: Int { self == .f16 ? 2 : 4 }
+}
+
 /// Keys and values of one sequence for every block, plus the tokens they
 /// were computed from, so a later prompt can reuse the longest shared prefix.
 ///
 /// Layout per block: keys then values, each `[headCountKV][capacity][headDimension]`
-/// F32, so one head's keys are contiguous over positions. The storage is
-/// allocated once; pages never written are never touched.
+/// of `type` (F16 or F32), so one head's keys are contiguous over positions.
+/// The storage is allocated once; pages never written are never touched.
 final class KVCache {
     let capacity: Int
     let blockCount: Int
     let headCountKV: Int
     let headDimension: Int
-    private let storage: UnsafeMutablePointer<Float>
+    let type: KVCacheType
+    private let storage: UnsafeMutableRawPointer
     /// Tokens whose keys and values are stored, in position order.
     private(set) var tokens: [Int32] = []
 
-    init(configuration: ModelConfiguration, capacity: Int) {
+    init(configuration: ModelConfiguration, capacity: Int, type: KVCacheType) {
         self.capacity = capacity
+        self.type = type
         blockCount = configuration.blockCount
         headCountKV = configuration.headCountKV
         headDimension = configuration.headDimension
-        storage = .allocate(capacity: blockCount * 2 * headCountKV * capacity * headDimension)
+        storage = .allocate(byteCount: blockCount * 2 * headCountKV * capacity * headDimension * type.bytesPerElement,
+                            alignment: 64)
         tokens.reserveCapacity(capacity)
     }
 
@@ -26,18 +42,47 @@ final class KVCache {
 
     var count: Int { tokens.count }
 
-    var byteCount: Int { blockCount * 2 * headCountKV * capacity * headDimension * MemoryLayout<Float>.size }
+    var byteCount: Int { blockCount * 2 * headCountKV * capacity * headDimension * type.bytesPerElement }
 
+    /// Elements from one head's keys to the next.
     private var headStride: Int { capacity * headDimension }
     private var blockStride: Int { 2 * headCountKV * headStride }
 
-    /// Keys of `head` in `block`, position-major.
+    /// Element offset of the keys of `head` in `block` (values follow the block's keys).
+    @inline(__always) private func keyOffset(block: Int, head: Int) -> Int { block * blockStride + head * headStride }
+    @inline(__always) private func valueOffset(block: Int, head: Int) -> Int { block * blockStride + (headCountKV + head) * headStride }
+
+    /// Keys of `head` in `block`, position-major (F32 caches).
     @inline(__always) func keys(block: Int, head: Int) -> UnsafeMutablePointer<Float> {
-        storage + block * blockStride + head * headStride
+        storage.assumingMemoryBound(to: Float.self) + keyOffset(block: block, head: head)
     }
 
     @inline(__always) func values(block: Int, head: Int) -> UnsafeMutablePointer<Float> {
-        storage + block * blockStride + (headCountKV + head) * headStride
+        storage.assumingMemoryBound(to: Float.self) + valueOffset(block: block, head: head)
+    }
+
+    /// Keys of `head` in `block`, position-major (F16 caches).
+    @inline(__always) func halfKeys(block: Int, head: Int) -> UnsafeMutablePointer<Float16> {
+        storage.assumingMemoryBound(to: Float16.self) + keyOffset(block: block, head: head)
+    }
+
+    @inline(__always) func halfValues(block: Int, head: Int) -> UnsafeMutablePointer<Float16> {
+        storage.assumingMemoryBound(to: Float16.self) + valueOffset(block: block, head: head)
+    }
+
+    /// Stores one head's key and value (F32, `headDimension` each) at `position`,
+    /// rounding to nearest even for an F16 cache.
+    @inline(__always)
+    func store(block: Int, head: Int, position: Int, key: UnsafePointer<Float>, value: UnsafePointer<Float>) {
+        let offset = position * headDimension
+        switch type {
+        case .f32:
+            (keys(block: block, head: head) + offset).update(from: key, count: headDimension)
+            (values(block: block, head: head) + offset).update(from: value, count: headDimension)
+        case .f16:
+            VectorOps.convert(key, to: halfKeys(block: block, head: head) + offset, count: headDimension)
+            VectorOps.convert(value, to: halfValues(block: block, head: head) + offset, count: headDimension)
+        }
     }
 
     /// Records tokens whose keys/values the forward pass has just written.

@@ -18,6 +18,9 @@ final class ForwardScratch {
     let scoreSlots: Int
     let ropeCos: UnsafeMutablePointer<Float>       // [ropeTables][batch][ropeDimensions/2]
     let ropeSin: UnsafeMutablePointer<Float>
+    /// Per score slot, `HalfAttention` scratch for one KV head's query group.
+    let halfAttentionScratch: UnsafeMutableRawPointer
+    let halfAttentionSlotBytes: Int
     private let all: [UnsafeMutablePointer<Float>]
 
     init(configuration c: ModelConfiguration, maxBatch: Int, contextCapacity: Int, ropeTables: Int, threads: Int) {
@@ -41,9 +44,14 @@ final class ForwardScratch {
         ropeCos = buffer(ropeTables * maxBatch * c.ropeDimensions / 2)
         ropeSin = buffer(ropeTables * maxBatch * c.ropeDimensions / 2)
         all = [hidden, normed, query, key, value, attention, projected, gate, up, scores, ropeCos, ropeSin]
+        halfAttentionSlotBytes = (HalfAttention.scratchBytes(heads: c.headCount / c.headCountKV, headDimension: c.headDimension) + 63) / 64 * 64
+        halfAttentionScratch = .allocate(byteCount: scoreSlots * halfAttentionSlotBytes, alignment: 64)
     }
 
-    deinit { for pointer in all { pointer.deallocate() } }
+    deinit {
+        for pointer in all { pointer.deallocate() }
+        halfAttentionScratch.deallocate()
+    }
 }
 
 /// The forward pass of a decoder-only transformer over a KV cache.
@@ -53,8 +61,6 @@ struct Transformer: @unchecked Sendable {
     /// Distinct RoPE settings and, per block, which one it uses.
     let ropeSettings: [(base: Float, positionScale: Float)]
     let ropeSettingOfBlock: [Int]
-    /// Per distinct RoPE setting, ropeDimensions/2 angular frequencies.
-    let inverseFrequencies: [[Double]]
 
     init(configuration: ModelConfiguration, weights: TransformerWeights) {
         self.configuration = configuration
@@ -71,14 +77,6 @@ struct Transformer: @unchecked Sendable {
         }
         ropeSettings = settings
         ropeSettingOfBlock = settingOfBlock
-        let half = configuration.ropeDimensions / 2
-        inverseFrequencies = settings.map { setting in
-            (0..<half).map { i in
-                var frequency = pow(Double(setting.base), -2.0 * Double(i) / Double(configuration.ropeDimensions))
-                if let factors = weights.ropeFrequencyFactors { frequency /= Double(factors[i]) }
-                return frequency * Double(setting.positionScale)
-            }
-        }
     }
 
     /// Runs `tokens` (at most `scratch.maxBatch`) at positions `cache.count...`,
@@ -131,11 +129,8 @@ struct Transformer: @unchecked Sendable {
             applyRoPE(s.key, heads: c.headCountKV, batch: batch, table: table, scratch: s)
             for b in 0..<batch {
                 for head in 0..<c.headCountKV {
-                    let position = start + b
-                    (cache.keys(block: blockIndex, head: head) + position * headDimension)
-                        .update(from: s.key + b * kvDimension + head * headDimension, count: headDimension)
-                    (cache.values(block: blockIndex, head: head) + position * headDimension)
-                        .update(from: s.value + b * kvDimension + head * headDimension, count: headDimension)
+                    let offset = b * kvDimension + head * headDimension
+                    cache.store(block: blockIndex, head: head, position: start + b, key: s.key + offset, value: s.value + offset)
                 }
             }
             attend(blockIndex: blockIndex, start: start, batch: batch, cache: cache, scratch: s, kernels: kernels)
@@ -177,16 +172,22 @@ struct Transformer: @unchecked Sendable {
         }
     }
 
+    /// Cosines and sines per position and rotated pair, computed in F32 as ggml does:
+    /// the angle starts at the position and is multiplied by `base^(-2/dims)` from pair
+    /// to pair, divided by the pair's frequency factor and scaled by the position scale.
     private func fillRoPETables(start: Int, batch: Int, scratch s: ForwardScratch) {
         let half = configuration.ropeDimensions / 2
-        for (table, frequencies) in inverseFrequencies.enumerated() {
+        let factors = weights.ropeFrequencyFactors
+        for (table, setting) in ropeSettings.enumerated() {
+            let thetaScale = powf(setting.base, -2 / Float(configuration.ropeDimensions))
             for b in 0..<batch {
                 let offset = (table * s.maxBatch + b) * half
-                let position = Double(start + b)
+                var theta = Float(start + b)
                 for i in 0..<half {
-                    let angle = position * frequencies[i]
-                    s.ropeCos[offset + i] = Float(cos(angle))
-                    s.ropeSin[offset + i] = Float(sin(angle))
+                    let angle = setting.positionScale * (theta / (factors?[i] ?? 1))
+                    s.ropeCos[offset + i] = cosf(angle)
+                    s.ropeSin[offset + i] = sinf(angle)
+                    theta *= thetaScale
                 }
             }
         }
@@ -230,6 +231,31 @@ struct Transformer: @unchecked Sendable {
         let items = batch * c.headCountKV
         let chunks = min(items, s.scoreSlots)
         let capacity = cache.capacity
+        if cache.type == .f16 {
+            // llama.cpp applies Gemma 3's attention scale to Q in the graph, before
+            // flash attention rounds Q to F16; the others scale each Q·K product.
+            let queryScale: Float = c.architecture == .gemma3 ? scale : 1
+            let scoreScale: Float = c.architecture == .gemma3 ? 1 : scale
+            let slotBytes = s.halfAttentionSlotBytes
+            kernels.pool.parallelFor(chunks) { range in
+                for chunk in range {
+                    let scratch = s.halfAttentionScratch + chunk * slotBytes
+                    for item in chunk * items / chunks..<(chunk + 1) * items / chunks {
+                        let b = item / c.headCountKV
+                        let kvHead = item % c.headCountKV
+                        let position = start + b
+                        let first = window.map { max(0, position - $0 + 1) } ?? 0
+                        let firstHead = b * c.headCount + kvHead * group
+                        HalfAttention.attend(queries: s.query + firstHead * headDimension, heads: group, headDimension: headDimension,
+                                             keys: cache.halfKeys(block: blockIndex, head: kvHead) + first * headDimension,
+                                             values: cache.halfValues(block: blockIndex, head: kvHead) + first * headDimension,
+                                             count: position - first + 1, queryScale: queryScale, scoreScale: scoreScale,
+                                             output: s.attention + firstHead * headDimension, scratch: scratch)
+                    }
+                }
+            }
+            return
+        }
         kernels.pool.parallelFor(chunks) { range in
             for chunk in range {
                 let scores = s.scores + chunk * capacity * group

@@ -13,7 +13,7 @@ public enum Dequantize {
             var i = 0
             while i + 8 <= count {
                 let h = source.loadUnaligned(fromByteOffset: 2 * i, as: SIMD8<Float16>.self)
-                UnsafeMutableRawPointer(destination + i).storeBytes(of: SIMD8<Float>(h), as: SIMD8<Float>.self)
+                UnsafeMutableRawPointer(destination + i).storeBytes(of: widenHalves(h), as: SIMD8<Float>.self)
                 i += 8
             }
             while i < count { destination[i] = loadHalf(source, 2 * i); i += 1 }

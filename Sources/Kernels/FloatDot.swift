@@ -19,8 +19,8 @@ enum FloatDot {
         let xv = UnsafeRawPointer(x)
         var i = 0
         while i + 16 <= n {
-            a0.addProduct(SIMD8<Float>(w.loadUnaligned(fromByteOffset: 2 * i, as: SIMD8<Float16>.self)), xv.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self))
-            a1.addProduct(SIMD8<Float>(w.loadUnaligned(fromByteOffset: 2 * i + 16, as: SIMD8<Float16>.self)), xv.loadUnaligned(fromByteOffset: 4 * i + 32, as: SIMD8<Float>.self))
+            a0.addProduct(widenHalves(w.loadUnaligned(fromByteOffset: 2 * i, as: SIMD8<Float16>.self)), xv.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self))
+            a1.addProduct(widenHalves(w.loadUnaligned(fromByteOffset: 2 * i + 16, as: SIMD8<Float16>.self)), xv.loadUnaligned(fromByteOffset: 4 * i + 32, as: SIMD8<Float>.self))
             i += 16
         }
         var tail: Float = 0

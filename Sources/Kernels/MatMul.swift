@@ -2,8 +2,8 @@
 /// on a thread pool, with reusable scratch memory.
 ///
 /// For block-quantized weights the activations are first quantized to 8 bits
-/// (`QuantizedActivations`) and every output comes from integer dot products,
-/// as llama.cpp does on CPUs. F32/F16/BF16 weights use F32 dot products.
+/// (`QuantizedActivations`, with the rounding llama.cpp pairs with the weight
+/// format) and every output comes from integer dot products, as llama.cpp does on CPUs. F32/F16/BF16 weights use F32 dot products.
 /// Each output row is computed by one thread in a fixed order, so results do
 /// not depend on the thread count or on `tokens` (a matrix-matrix product
 /// equals the matrix-vector products of its columns bit for bit).
@@ -53,8 +53,18 @@ public final class KernelContext: @unchecked Sendable {
                      "matmul: products sharing an input need the same number of columns")
         let inStride = inputStride ?? columns
         guard tokens > 0 else { return }
-        let anyQuantized = t0.weights.format.isQuantized || (t1?.weights.format.isQuantized ?? false)
-            || (t2?.weights.format.isQuantized ?? false)
+        // Products whose formats pair with different activation roundings run one by one.
+        let s0 = t0.weights.format.activationScheme, s1 = t1?.weights.format.activationScheme
+        let s2 = t2?.weights.format.activationScheme
+        let scheme = s0 ?? s1 ?? s2
+        @inline(__always) func differs(_ s: ActivationScheme?) -> Bool { s != nil && s != scheme }
+        if differs(s0) || differs(s1) || differs(s2) {
+            run(t0, nil, nil, input: input, tokens: tokens, inputStride: inputStride)
+            if let t1 { run(t1, nil, nil, input: input, tokens: tokens, inputStride: inputStride) }
+            if let t2 { run(t2, nil, nil, input: input, tokens: tokens, inputStride: inputStride) }
+            return
+        }
+        let anyQuantized = scheme != nil
         // Quantize the activations once for every quantized product.
         let rowBytes = QuantizedActivations.rowBytes(columns: columns)
         let blocks = columns / 32
@@ -65,7 +75,8 @@ public final class KernelContext: @unchecked Sendable {
             let activations = activationScratch.reserve(bytes: rowBytes * tokens)
             let quantizeRows = { (range: Range<Int>) in
                 for t in range {
-                    QuantizedActivations.quantizeRow(input + t * inStride, columns: columns, into: activations + t * rowBytes)
+                    QuantizedActivations.quantizeRow(input + t * inStride, columns: columns, scheme: scheme!,
+                                                     into: activations + t * rowBytes)
                 }
             }
             if tokens >= 4 { pool.parallelFor(tokens, grain: 1, quantizeRows) } else { quantizeRows(0..<tokens) }

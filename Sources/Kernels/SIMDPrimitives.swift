@@ -334,7 +334,7 @@ func halvesToFloat(_ words: SIMD8<UInt32>, high: Bool) -> SIMD8<Float> {
     #if arch(x86_64)
     var raw = unsafeBitCast(words, to: Builtin.Vec8xInt32.self)
     if high { raw = Builtin.lshr_Vec8xInt32(raw, unsafeBitCast(SIMD8<UInt32>(repeating: 16), to: Builtin.Vec8xInt32.self)) }
-    return SIMD8<Float>(unsafeBitCast(Builtin.trunc_Vec8xInt32_Vec8xInt16(raw), to: SIMD8<Float16>.self))
+    return widenHalves(unsafeBitCast(Builtin.trunc_Vec8xInt32_Vec8xInt16(raw), to: SIMD8<Float16>.self))
     #else
     var r = SIMD8<Float>()
     for i in 0..<8 { r[i] = Float(Float16(bitPattern: UInt16(truncatingIfNeeded: high ? words[i] >> 16 : words[i]))) }
@@ -373,4 +373,25 @@ func sumLanes(_ v0: SIMD8<Int32>, _ v1: SIMD8<Int32>, _ v2: SIMD8<Int32>, _ v3: 
         let high = concatenate(p.loadUnaligned(fromByteOffset: 16, as: SIMD4<Int32>.self), p.loadUnaligned(fromByteOffset: 48, as: SIMD4<Int32>.self), as: SIMD8<Int32>.self)
         return low &+ high
     }
+}
+
+/// Eight F16 values widened to F32 exactly (x86 `vcvtph2ps`; the generic SIMD
+/// initializer converts lane by lane).
+@inline(__always)
+func widenHalves(_ h: SIMD8<Float16>) -> SIMD8<Float> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.fpext_Vec8xFPIEEE16_Vec8xFPIEEE32(unsafeBitCast(h, to: Builtin.Vec8xFPIEEE16.self)), to: SIMD8<Float>.self)
+    #else
+    return SIMD8<Float>(h)
+    #endif
+}
+
+/// Eight F32 values rounded to F16, to nearest even (x86 `vcvtps2ph`).
+@inline(__always)
+func narrowToHalves(_ f: SIMD8<Float>) -> SIMD8<Float16> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.fptrunc_Vec8xFPIEEE32_Vec8xFPIEEE16(unsafeBitCast(f, to: Builtin.Vec8xFPIEEE32.self)), to: SIMD8<Float16>.self)
+    #else
+    return SIMD8<Float16>(f)
+    #endif
 }

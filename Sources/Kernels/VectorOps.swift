@@ -38,7 +38,7 @@ public enum VectorOps {
         var i = 0
         while i + 8 <= count {
             var v = load8(y + i)
-            v.addProduct(SIMD8<Float>(raw.loadUnaligned(fromByteOffset: 2 * i, as: SIMD8<Float16>.self)), a)
+            v.addProduct(widenHalves(raw.loadUnaligned(fromByteOffset: 2 * i, as: SIMD8<Float16>.self)), a)
             store8(v, y + i)
             i += 8
         }
@@ -49,18 +49,33 @@ public enum VectorOps {
     public static func convert(_ x: UnsafePointer<Float>, to y: UnsafeMutablePointer<Float16>, count: Int) {
         var i = 0
         while i + 8 <= count {
-            UnsafeMutableRawPointer(y + i).storeBytes(of: SIMD8<Float16>(load8(x + i)), as: SIMD8<Float16>.self)
+            UnsafeMutableRawPointer(y + i).storeBytes(of: narrowToHalves(load8(x + i)), as: SIMD8<Float16>.self)
             i += 8
         }
         while i < count { y[i] = Float16(x[i]); i += 1 }
     }
 
-    /// `y[i] = x[i] * weight[i] / sqrt(mean(x^2) + epsilon)` (RMSNorm).
+    /// `y[i] = (x[i] * scale) * weight[i]` with `scale = 1 / sqrt(mean(x^2) + epsilon)` (RMSNorm),
+    /// as ggml computes it: the F32 squares summed in Double, the mean rounded to F32.
     public static func rmsNorm(_ x: UnsafePointer<Float>, weight: UnsafePointer<Float>, epsilon: Float,
                                into y: UnsafeMutablePointer<Float>, count: Int) {
-        let meanSquare = dot(x, x, count: count) / Float(count)
+        var a0 = SIMD4<Double>(), a1 = SIMD4<Double>()
+        var i = 0
+        while i + 8 <= count {
+            let v = load8(x + i)
+            let square = v * v
+            a0 += SIMD4<Double>(square.lowHalf)
+            a1 += SIMD4<Double>(square.highHalf)
+            i += 8
+        }
+        var sum = (a0 + a1).sum()
+        while i < count { sum += Double(x[i] * x[i]); i += 1 }
+        let meanSquare = Float(sum / Double(count))
         let scale = 1 / (meanSquare + epsilon).squareRoot()
-        multiply(x, weight, scale: scale, into: y, count: count)
+        let s = SIMD8<Float>(repeating: scale)
+        i = 0
+        while i + 8 <= count { store8(load8(x + i) * s * load8(weight + i), y + i); i += 8 }
+        while i < count { y[i] = x[i] * scale * weight[i]; i += 1 }
     }
 
     /// `y[i] = a[i] * b[i] * scale`.
@@ -116,12 +131,35 @@ public enum VectorOps {
         while i < count { y[i] = gate[i] / (1 + expf(-gate[i])) * up[i]; i += 1 }
     }
 
-    /// `y[i] = gelu(gate[i]) * up[i]` with the tanh approximation of GELU (GeGLU, as ggml's `gelu`).
+    /// `y[i] = gelu(gate[i]) * up[i]` (GeGLU) as ggml's CPU backend computes it: GELU with the
+    /// tanh approximation looked up in a table over F16 inputs (the gate rounded to F16, the
+    /// result stored as F16), 0 for gates <= -10 and the gate itself for gates >= 10.
     public static func geGLU(gate: UnsafePointer<Float>, up: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>, count: Int) {
-        var i = 0
-        while i + 8 <= count { store8(gelu8(load8(gate + i)) * load8(up + i), y + i); i += 8 }
-        while i < count { y[i] = gelu(gate[i]) * up[i]; i += 1 }
+        let table = halfGELUTable
+        for i in 0..<count {
+            let g = gate[i]
+            let activated: Float
+            if g <= -10 {
+                activated = 0
+            } else if g >= 10 {
+                activated = g
+            } else {
+                activated = Float(table[Int(Float16(g).bitPattern)])
+            }
+            y[i] = activated * up[i]
+        }
     }
+
+    /// GELU (tanh approximation, ggml's F32 formula) of every F16 bit pattern, rounded to F16.
+    nonisolated(unsafe) static let halfGELUTable: UnsafeMutablePointer<Float16> = {
+        let table = UnsafeMutablePointer<Float16>.allocate(capacity: 1 << 16)
+        for bits in 0..<(1 << 16) {
+            let x = Float(Float16(bitPattern: UInt16(bits)))
+            let value: Float = 0.5 * x * (1 + tanhf(0.797_884_56 * x * (1 + 0.044_715 * x * x)))
+            table[bits] = Float16(value)
+        }
+        return table
+    }()
 
     /// In-place GELU (tanh approximation).
     public static func gelu(_ x: UnsafeMutablePointer<Float>, count: Int) {

@@ -33,6 +33,9 @@ final class InferenceGreedyReferenceTests: XCTestCase {
                 let logits = try session.logits
                 let logprob = Self.logSoftmax(logits, at: Int(token))
                 if step.topTwoGap < 0.3 {
+                    if ProcessInfo.processInfo.environment["FMPLAY_GREEDY_TRACE"] != nil {
+                        print("\(referenceCase.id) step \(index) (gap \(step.topTwoGap)): ours \(Self.topLogprobs(logits, count: 3)), llama.cpp \(step.top.prefix(3))")
+                    }
                     let variantTokens = referenceCase.variantChoices[index] ?? []
                     XCTAssertTrue(step.top.prefix(2).contains { $0.0 == token } || variantTokens.contains(token),
                                   "\(referenceCase.id) step \(index): token \(token) is not in llama.cpp's top 2 \(step.top.prefix(2)) nor a variant's choice \(variantTokens)",
@@ -49,6 +52,12 @@ final class InferenceGreedyReferenceTests: XCTestCase {
                 try session.evaluate([token])
             }
         }
+    }
+
+    /// The `count` most likely tokens with their log-probabilities, best first.
+    static func topLogprobs(_ logits: [Float], count: Int) -> [(Int32, Double)] {
+        let best = logits.indices.sorted { logits[$0] > logits[$1] }.prefix(count)
+        return best.map { (Int32($0), logSoftmax(logits, at: $0)) }
     }
 
     static func logSoftmax(_ logits: [Float], at index: Int) -> Double {

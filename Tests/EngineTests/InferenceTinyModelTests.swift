@@ -22,16 +22,21 @@ final class InferenceTinyModelTests: XCTestCase {
         let model = try tiny.load()
         let label = "\(architecture) \(type)"
 
-        // Batched prompt processing in chunks of 4 tokens: last position's logits.
-        let batched = model.makeSession(contextSize: 32, maxBatch: 4)
-        try batched.prefill(Self.tokens)
-        assertClose(try batched.logits, expected.last!, tolerance: tolerance, "\(label) batched", file: file, line: line)
+        // Both KV cache types: F32 (plain softmax) and F16 (ggml's flash-attention numerics,
+        // whose F16 rounding stays well inside these tolerances on the tiny models).
+        for cacheType in KVCacheType.allCases {
+            // Batched prompt processing in chunks of 4 tokens: last position's logits.
+            let batched = model.makeSession(contextSize: 32, maxBatch: 4, cacheType: cacheType)
+            try batched.prefill(Self.tokens)
+            assertClose(try batched.logits, expected.last!, tolerance: tolerance, "\(label) \(cacheType) batched", file: file, line: line)
 
-        // Token-by-token decoding: every position's logits.
-        let decoding = model.makeSession(contextSize: 32, maxBatch: 1)
-        for (position, token) in Self.tokens.enumerated() {
-            try decoding.evaluate([token])
-            assertClose(try decoding.logits, expected[position], tolerance: tolerance, "\(label) position \(position)", file: file, line: line)
+            // Token-by-token decoding: every position's logits.
+            let decoding = model.makeSession(contextSize: 32, maxBatch: 1, cacheType: cacheType)
+            for (position, token) in Self.tokens.enumerated() {
+                try decoding.evaluate([token])
+                assertClose(try decoding.logits, expected[position], tolerance: tolerance,
+                            "\(label) \(cacheType) position \(position)", file: file, line: line)
+            }
         }
     }
 

@@ -76,17 +76,21 @@ func referenceMatmul(_ w: [Float], rows: Int, columns: Int, _ x: [Float], tokens
 }
 
 /// Bound on |kernel - reference| for one output: the 8-bit activations are off by at most
-/// half a step (max|x| over the 32-block / 254) per element, plus F32 rounding.
-func activationQuantizationBound(_ w: [Float], row: Int, columns: Int, _ x: [Float], token: Int) -> Float {
+/// half a step (max|x| over the block / 254, the block being 32 values, or 256 for Q8_K) per
+/// element, plus the F16 rounding of the scale for Q8_0/Q8_1 (2^-11 relative), plus F32 rounding.
+func activationQuantizationBound(_ w: [Float], row: Int, columns: Int, _ x: [Float], token: Int,
+                                 scheme: ActivationScheme) -> Float {
+    let blockLength = scheme == .q8_K ? 256 : 32
     var bound: Double = 0, magnitude: Double = 0
-    for b in 0..<(columns / 32) {
+    for b in 0..<(columns / blockLength) {
         var amax: Float = 0
-        for c in 0..<32 { amax = max(amax, abs(x[token * columns + 32 * b + c])) }
-        for c in 0..<32 {
-            let wc = Double(abs(w[row * columns + 32 * b + c]))
+        for c in 0..<blockLength { amax = max(amax, abs(x[token * columns + blockLength * b + c])) }
+        for c in 0..<blockLength {
+            let wc = Double(abs(w[row * columns + blockLength * b + c]))
             bound += wc * Double(amax) / 254
-            magnitude += wc * Double(abs(x[token * columns + 32 * b + c]))
+            magnitude += wc * Double(abs(x[token * columns + blockLength * b + c]))
         }
     }
-    return Float(bound * 1.001 + magnitude * 1e-5 + 1e-6)
+    let scaleRounding = scheme == .q8_K ? 0 : 1.0 / 2048
+    return Float(bound * 1.001 + magnitude * (1e-5 + scaleRounding) + 1e-6)
 }

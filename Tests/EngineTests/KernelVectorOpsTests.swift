@@ -33,7 +33,11 @@ final class KernelVectorOpsTests: XCTestCase {
             XCTAssertEqual(Double(silu[i]), s, accuracy: 2e-6 * abs(s) + 1e-6, "silu \(x[i])")
             XCTAssertEqual(Double(gelu[i]), g, accuracy: 2e-6 * abs(g) + 1e-6, "gelu \(x[i])")
             XCTAssertEqual(Double(swiglu[i]), s * Double(up[i]), accuracy: 2e-6 * abs(s) + 1e-6, "swiglu \(x[i])")
-            XCTAssertEqual(Double(geglu[i]), g * Double(up[i]), accuracy: 2e-6 * abs(g) + 1e-6, "geglu \(x[i])")
+            // GeGLU follows ggml: GELU looked up over F16 inputs and stored as F16 (so within
+            // one F16 step of GELU at the F16-rounded gate), 0 below -10, the gate above 10.
+            let gate16 = Double(Float16(x[i]))
+            let g16 = x[i] <= -10 ? 0 : (x[i] >= 10 ? v : 0.5 * gate16 * (1 + tanh(0.7978845608 * (gate16 + 0.044715 * gate16 * gate16 * gate16))))
+            XCTAssertEqual(Double(geglu[i]), g16 * Double(up[i]), accuracy: (abs(g16) * 1e-3 + 1e-7) * abs(Double(up[i])) + 1e-7, "geglu \(x[i])")
         }
     }
 

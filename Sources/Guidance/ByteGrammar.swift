@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Why a schema cannot be compiled to a grammar. `unsupportedGuide` is what
 /// the runtime reports as `GenerationError.unsupportedGuide` and the front end
 /// as a diagnostic; nothing is ever silently dropped.
@@ -271,6 +277,40 @@ struct GrammarBuilder {
         return (string, minimize(dfa))
     }()
 
+    /// Minimized DFAs of byte-only machines built in this process, by body.
+    fileprivate static let byteMachines = ByteMachineCache()
+
+    /// Forgets the byte-only machines built so far (benchmarks measure cold compiles with it).
+    static func clearByteMachineCache() { byteMachines.removeAll() }
+
+    fileprivate final class ByteMachineCache: @unchecked Sendable {
+        private var lock = pthread_mutex_t()
+        private var entries: [ByteNFA: MachineDFA] = [:]
+        /// Bounds memory when many distinct guides are compiled.
+        private let capacity = 512
+
+        init() { pthread_mutex_init(&lock, nil) }
+
+        func dfa(for body: ByteNFA) -> MachineDFA? {
+            pthread_mutex_lock(&lock)
+            defer { pthread_mutex_unlock(&lock) }
+            return entries[body]
+        }
+
+        func store(_ dfa: MachineDFA, for body: ByteNFA) {
+            pthread_mutex_lock(&lock)
+            defer { pthread_mutex_unlock(&lock) }
+            if entries.count >= capacity { entries.removeAll() }
+            entries[body] = dfa
+        }
+
+        func removeAll() {
+            pthread_mutex_lock(&lock)
+            defer { pthread_mutex_unlock(&lock) }
+            entries.removeAll()
+        }
+    }
+
     fileprivate enum Action: Equatable {
         case shift(Int32)
         case call(machine: Int32, returnTo: Int32)
@@ -308,17 +348,22 @@ struct GrammarBuilder {
             }
             if let shared = prebuilt[machine] {
                 dfas[machine] = shared
-            } else {
-                var hasCalls = false
-                for edges in body.calls where !edges.isEmpty {
-                    hasCalls = true
-                    for edge in edges { try visit(Int(edge.machine)) }
+            } else if body.calls.allSatisfy(\.isEmpty) {
+                // Byte-only machines (strings, numbers, patterns, enum names) have
+                // redundant states from their character paths, so they are
+                // minimized; their DFA depends only on the body, so it is kept
+                // for the process (number machines cost most of a compile).
+                if let known = Self.byteMachines.dfa(for: body) {
+                    dfas[machine] = known
+                } else {
+                    let dfa = Self.minimize(try determinize(body, name: names[machine], callees: dfas))
+                    Self.byteMachines.store(dfa, for: body)
+                    dfas[machine] = dfa
                 }
-                let dfa = try determinize(body, name: names[machine], callees: dfas)
-                // Byte-only machines (strings, numbers, patterns) have redundant
-                // states from their character paths; machines with calls are tries
-                // of literals around calls and are left as they are.
-                dfas[machine] = hasCalls ? dfa : Self.minimize(dfa)
+            } else {
+                // Machines with calls are tries of literals around calls and are left as they are.
+                for edges in body.calls { for edge in edges { try visit(Int(edge.machine)) } }
+                dfas[machine] = try determinize(body, name: names[machine], callees: dfas)
             }
             visiting.remove(machine)
             order.append(machine)
@@ -403,37 +448,68 @@ struct GrammarBuilder {
         let count = dfa.accepting.count
         var classes = dfa.accepting.map { $0 ? 1 : 0 }
         var classCount = Set(classes).count
-        func signature(_ state: Int) -> [Int] {
-            var key = [classes[state]]
-            for entry in dfa.rows[state] {
-                let target: [Int]
-                switch entry.action {
-                case .shift(let next): target = [0, 0, classes[Int(next)]]
-                case .call(let machine, let returnTo): target = [1, Int(machine), classes[Int(returnTo)]]
-                }
-                if key.count > 1, key[key.count - 1 - target.count] == entry.lo - 1,
-                   Array(key[(key.count - target.count)...]) == target {
-                    key[key.count - 1 - target.count] = entry.hi
-                } else {
-                    key += [entry.lo, entry.hi] + target
-                }
+        // Each round, a state's signature is its class followed by its row in
+        // terms of classes (lo, hi, kind, machine, target class per entry,
+        // adjacent entries that became equal merged), all in one flat buffer.
+        var signature: [Int] = []
+        var starts = [Int](repeating: 0, count: count + 1)
+        var order = Array(0..<count)
+        var next = [Int](repeating: 0, count: count)
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            var i = starts[a], j = starts[b]
+            let aEnd = starts[a + 1], bEnd = starts[b + 1]
+            while i < aEnd && j < bEnd {
+                if signature[i] != signature[j] { return signature[i] < signature[j] }
+                i += 1
+                j += 1
             }
-            return key
+            return aEnd - i < bEnd - j
         }
         while true {
-            var ids: [[Int]: Int] = [:]
-            var next = [Int](repeating: 0, count: count)
+            signature.removeAll(keepingCapacity: true)
             for state in 0..<count {
-                let key = signature(state)
-                if let id = ids[key] { next[state] = id } else {
-                    next[state] = ids.count
-                    ids[key] = ids.count
+                starts[state] = signature.count
+                signature.append(classes[state])
+                var last = -1
+                for entry in dfa.rows[state] {
+                    let kind: Int, machine: Int, target: Int
+                    switch entry.action {
+                    case .shift(let next): (kind, machine, target) = (0, 0, classes[Int(next)])
+                    case .call(let callee, let returnTo): (kind, machine, target) = (1, Int(callee), classes[Int(returnTo)])
+                    }
+                    if last >= 0, signature[last + 1] == entry.lo - 1, signature[last + 2] == kind,
+                       signature[last + 3] == machine, signature[last + 4] == target {
+                        signature[last + 1] = entry.hi
+                    } else {
+                        last = signature.count
+                        signature.append(entry.lo)
+                        signature.append(entry.hi)
+                        signature.append(kind)
+                        signature.append(machine)
+                        signature.append(target)
+                    }
                 }
             }
-            classes = next
-            if ids.count == classCount { break }
-            classCount = ids.count
+            starts[count] = signature.count
+            // Equal signatures are adjacent once sorted; number the runs.
+            order.sort(by: precedes)
+            var ids = 0
+            for (position, state) in order.enumerated() {
+                if position > 0, precedes(order[position - 1], state) { ids += 1 }
+                next[state] = ids
+            }
+            swap(&classes, &next)
+            if ids + 1 == classCount { break }
+            classCount = ids + 1
         }
+        // Number the classes in order of their first state, so the start state stays 0.
+        var renumbered = [Int](repeating: -1, count: classCount)
+        var assigned = 0
+        for state in 0..<count where renumbered[classes[state]] < 0 {
+            renumbered[classes[state]] = assigned
+            assigned += 1
+        }
+        for state in 0..<count { classes[state] = renumbered[classes[state]] }
         var result = MachineDFA()
         result.rows = Array(repeating: [], count: classCount)
         result.accepting = Array(repeating: false, count: classCount)

@@ -6,14 +6,14 @@
 /// Builders thread states: `literal(bytes, from:)` returns the state reached
 /// after the bytes. Loops always get fresh states, so branches that share a
 /// `from` state never see each other's back edges.
-struct ByteNFA {
-    struct ByteEdge {
+struct ByteNFA: Hashable {
+    struct ByteEdge: Hashable {
         var lo: UInt8
         var hi: UInt8
         var to: Int32
     }
 
-    struct CallEdge {
+    struct CallEdge: Hashable {
         var machine: Int32
         var to: Int32
     }

@@ -41,95 +41,134 @@ public final class VocabularyIndex: @unchecked Sendable {
         endOfSequenceTokens = endOfSequence
         wordCount = (tokens.count + 63) / 64
 
-        // Sort the text tokens by bytes; a 64-bit big-endian prefix decides most comparisons.
-        var order: [Int32] = []
-        order.reserveCapacity(tokens.count)
-        var prefixes = [UInt64](repeating: 0, count: tokens.count)
-        for (id, bytes) in tokens.enumerated() where !bytes.isEmpty && !self.specialTokens.contains(id) {
-            order.append(Int32(id))
-            var key: UInt64 = 0
-            for position in 0..<8 { key = key << 8 | UInt64(position < bytes.count ? bytes[position] : 0) }
-            prefixes[id] = key
+        // All token bytes in one buffer (no per-token array access in the loops below).
+        var offsets = [Int](repeating: 0, count: tokens.count + 1)
+        var totalBytes = 0
+        for (id, bytes) in tokens.enumerated() {
+            totalBytes += bytes.count
+            offsets[id + 1] = totalBytes
         }
-        // LSD radix sort on the 8-byte prefix, then a comparison sort inside
-        // the rare groups whose prefixes are equal.
-        var scratch = order
-        for pass in 0..<8 {
-            let shift = UInt64(pass * 8)
-            var counts = [Int](repeating: 0, count: 257)
-            for id in order { counts[Int((prefixes[Int(id)] >> shift) & 0xFF) + 1] += 1 }
-            for bucket in 0..<256 { counts[bucket + 1] += counts[bucket] }
-            for id in order {
-                let bucket = Int((prefixes[Int(id)] >> shift) & 0xFF)
-                scratch[counts[bucket]] = id
-                counts[bucket] += 1
+        var flat = [UInt8](repeating: 0, count: max(totalBytes, 1))
+        flat.withUnsafeMutableBufferPointer { flat in
+            for (id, bytes) in tokens.enumerated() {
+                bytes.withUnsafeBufferPointer { source in
+                    guard let base = source.baseAddress else { return }
+                    (flat.baseAddress! + offsets[id]).update(from: base, count: source.count)
+                }
             }
-            swap(&order, &scratch)
         }
-        var groupStart = 0
-        while groupStart < order.count {
-            var groupEnd = groupStart + 1
-            while groupEnd < order.count, prefixes[Int(order[groupEnd])] == prefixes[Int(order[groupStart])] { groupEnd += 1 }
-            if groupEnd - groupStart > 1 {
-                order[groupStart..<groupEnd].sort { tokens[Int($0)].lexicographicallyPrecedes(tokens[Int($1)]) }
-            }
-            groupStart = groupEnd
-        }
+        var isText = [Bool](repeating: true, count: tokens.count)
+        for id in self.specialTokens where id >= 0 && id < tokens.count { isText[id] = false }
 
-        var bytes: [UInt8] = []
-        var depths: [UInt16] = []
-        var ends: [UInt32] = []
-        var tokenStarts: [UInt32] = []
-        var tokenList: [UInt32] = []
-        let estimate = tokens.count * 3
-        bytes.reserveCapacity(estimate)
-        depths.reserveCapacity(estimate)
-        ends.reserveCapacity(estimate)
-        tokenStarts.reserveCapacity(estimate)
-        tokenList.reserveCapacity(tokens.count)
-        var path: [Int] = []
+        // Sort the text tokens by bytes: LSD radix sort of (8-byte big-endian
+        // prefix, id) pairs, skipping passes where every key has the same byte,
+        // then a comparison sort inside the rare groups whose prefixes are equal.
+        struct Key { var prefix: UInt64; var id: Int32 }
+        var keys: [Key] = []
+        keys.reserveCapacity(tokens.count)
         var longest = 0
-        tokens.withUnsafeBufferPointer { tokens in
-            var previous: Int32 = -1
-            for id in order {
-                tokens[Int(id)].withUnsafeBufferPointer { token in
-                    longest = max(longest, token.count)
-                    var common = 0
-                    if previous >= 0 {
-                        tokens[Int(previous)].withUnsafeBufferPointer { last in
-                            let limit = min(last.count, token.count)
-                            while common < limit && last[common] == token[common] { common += 1 }
-                        }
+        flat.withUnsafeBufferPointer { flat in
+            for id in 0..<tokens.count where isText[id] {
+                let start = offsets[id], count = offsets[id + 1] - start
+                guard count > 0 else { continue }
+                longest = max(longest, count)
+                var prefix: UInt64 = 0
+                for position in 0..<8 { prefix = prefix << 8 | UInt64(position < count ? flat[start + position] : 0) }
+                keys.append(Key(prefix: prefix, id: Int32(id)))
+            }
+        }
+        let textCount = keys.count
+        var scratch = keys
+        keys.withUnsafeMutableBufferPointer { keys in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                var source = keys, target = scratch
+                var counts = [Int](repeating: 0, count: 257)
+                for pass in 0..<8 {
+                    let shift = UInt64(pass * 8)
+                    for bucket in 0..<257 { counts[bucket] = 0 }
+                    for index in 0..<textCount { counts[Int((source[index].prefix >> shift) & 0xFF) + 1] += 1 }
+                    if counts.contains(textCount) { continue }  // one bucket holds every key
+                    for bucket in 0..<256 { counts[bucket + 1] += counts[bucket] }
+                    for index in 0..<textCount {
+                        let key = source[index]
+                        let bucket = Int((key.prefix >> shift) & 0xFF)
+                        target[counts[bucket]] = key
+                        counts[bucket] += 1
                     }
-                    while path.count > common { ends[path.removeLast()] = UInt32(bytes.count) }
-                    for position in common..<token.count {
-                        path.append(bytes.count)
-                        bytes.append(token[position])
-                        depths.append(UInt16(position + 1))
-                        ends.append(0)
-                        tokenStarts.append(UInt32(tokenList.count))
+                    swap(&source, &target)
+                }
+                if source.baseAddress != keys.baseAddress { keys.baseAddress!.update(from: source.baseAddress!, count: textCount) }
+            }
+        }
+        var order = [Int32](repeating: 0, count: textCount)
+        flat.withUnsafeBufferPointer { flat in
+            var groupStart = 0
+            while groupStart < textCount {
+                var groupEnd = groupStart + 1
+                while groupEnd < textCount, keys[groupEnd].prefix == keys[groupStart].prefix { groupEnd += 1 }
+                for index in groupStart..<groupEnd { order[index] = keys[index].id }
+                if groupEnd - groupStart > 1 {
+                    order[groupStart..<groupEnd].sort { left, right in
+                        let a = UnsafeBufferPointer(rebasing: flat[offsets[Int(left)]..<offsets[Int(left) + 1]])
+                        let b = UnsafeBufferPointer(rebasing: flat[offsets[Int(right)]..<offsets[Int(right) + 1]])
+                        return a.lexicographicallyPrecedes(b)
                     }
                 }
-                tokenList.append(UInt32(id))
-                previous = id
+                groupStart = groupEnd
             }
         }
-        while let node = path.popLast() { ends[node] = UInt32(bytes.count) }
-        tokenStarts.append(UInt32(tokenList.count))
-        nodeCount = bytes.count
-        maximumTokenLength = longest
 
-        func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
-            let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(array.count, 1))
-            pointer.initialize(from: array, count: array.count)
-            return pointer
+        // Preorder trie: each token adds the nodes past its common prefix with
+        // the previous token; a node's subtree ends when the path pops it.
+        // At most one node per text-token byte.
+        var nodeCapacity = 1
+        for id in order { nodeCapacity += offsets[Int(id) + 1] - offsets[Int(id)] }
+        let nodeBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: nodeCapacity)
+        let nodeDepths = UnsafeMutablePointer<UInt16>.allocate(capacity: nodeCapacity)
+        let nodeEnds = UnsafeMutablePointer<UInt32>.allocate(capacity: nodeCapacity)
+        let nodeTokenStarts = UnsafeMutablePointer<UInt32>.allocate(capacity: nodeCapacity + 1)
+        let tokenList = UnsafeMutablePointer<UInt32>.allocate(capacity: max(textCount, 1))
+        let path = UnsafeMutablePointer<Int>.allocate(capacity: longest + 1)
+        defer { path.deallocate() }
+        var nodes = 0
+        var pathCount = 0
+        flat.withUnsafeBufferPointer { flat in
+            var previousStart = 0, previousCount = 0
+            for (listed, id) in order.enumerated() {
+                let start = offsets[Int(id)], count = offsets[Int(id) + 1] - start
+                let limit = min(previousCount, count)
+                var common = 0
+                while common < limit && flat[previousStart + common] == flat[start + common] { common += 1 }
+                while pathCount > common {
+                    pathCount -= 1
+                    nodeEnds[path[pathCount]] = UInt32(nodes)
+                }
+                for position in common..<count {
+                    path[pathCount] = nodes
+                    pathCount += 1
+                    nodeBytes[nodes] = flat[start + position]
+                    nodeDepths[nodes] = UInt16(position + 1)
+                    nodeEnds[nodes] = 0
+                    nodeTokenStarts[nodes] = UInt32(listed)
+                    nodes += 1
+                }
+                tokenList[listed] = UInt32(id)
+                previousStart = start
+                previousCount = count
+            }
         }
-        trie = Trie(byte: copy(bytes), depth: copy(depths), subtreeEnd: copy(ends),
-                    tokenStart: copy(tokenStarts), tokens: copy(tokenList))
+        while pathCount > 0 {
+            pathCount -= 1
+            nodeEnds[path[pathCount]] = UInt32(nodes)
+        }
+        nodeTokenStarts[nodes] = UInt32(textCount)
+        nodeCount = nodes
+        maximumTokenLength = longest
+        trie = Trie(byte: nodeBytes, depth: nodeDepths, subtreeEnd: nodeEnds, tokenStart: nodeTokenStarts, tokens: tokenList)
 
         // The string machine is the same in every grammar: compute its masks once.
         let stringGrammar = SchemaCompiler.sharedStringGrammar()
-        var walker = MaskWalker(grammar: stringGrammar, trie: trie, nodeCount: bytes.count,
+        var walker = MaskWalker(grammar: stringGrammar, trie: trie, nodeCount: nodeCount,
                                 maximumTokenLength: longest, wordCount: wordCount)
         sharedStringMasks = (0..<stringGrammar.sharedStringStateCount).map { state in
             walker.stateMask(UInt32(state))

@@ -149,4 +149,52 @@ public enum GuidanceBenchmark {
                       maskMedian: median(medians), maskP99: median(p99s), maskMax: median(maxima),
                       firstMask: median(firsts), advanceMedian: median(advances), forcedTokens: forcedCount)
     }
+
+    /// Generates `instance` the way the decoder spends tokens: forced text is
+    /// tokenized and fed as a batch; elsewhere one sampled step takes the first
+    /// token of the rest's canonical tokenization; the end is one more step.
+    public static func forcedTokenWalk(_ grammar: ByteGrammar, vocabulary: VocabularyIndex, instance: String,
+                                       tokenize: ([UInt8]) -> [Int]) -> (forced: Int, sampled: Int) {
+        let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
+        let bytes = Array(instance.utf8)
+        var position = 0
+        var forced = 0, sampled = 1
+        while position < bytes.count {
+            let batch = matcher.forcedTokens(tokenize: tokenize)
+            if !batch.isEmpty {
+                for token in batch {
+                    matcher.accept(token: token)
+                    position += vocabulary.tokenBytes[token].count
+                }
+                forced += batch.count
+                continue
+            }
+            guard let token = tokenize(Array(bytes[position...])).first, matcher.accept(token: token) else { break }
+            position += vocabulary.tokenBytes[token].count
+            sampled += 1
+        }
+        return (forced, sampled)
+    }
+
+    /// Mask times (µs, sorted) over `text` tokenized canonically, as the
+    /// decoder computes them: only at steps where nothing is forced.
+    public static func maskTimes(_ grammar: ByteGrammar, vocabulary: VocabularyIndex, text: String,
+                                 tokenize: ([UInt8]) -> [Int]) -> [Double] {
+        let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
+        var mask = [UInt64](repeating: 0, count: matcher.maskWordCount)
+        var times: [Double] = []
+        var pendingForced = 0
+        for token in tokenize(Array(text.utf8)) {
+            if pendingForced == 0 { pendingForced = matcher.forcedTokens(tokenize: tokenize).count }
+            if pendingForced > 0 {
+                pendingForced -= 1
+            } else {
+                let start = cpuMicroseconds()
+                mask.withUnsafeMutableBufferPointer { matcher.fillMask($0) }
+                times.append(cpuMicroseconds() - start)
+            }
+            guard matcher.accept(token: token) else { break }
+        }
+        return times.sorted()
+    }
 }

@@ -85,6 +85,8 @@ extension Interpreter {
             return args.unlabelled.first ?? .null
         case "String":
             let args = try await arguments(e.arguments)
+            // String(data:encoding:) is optional: nil when the bytes are not valid UTF-8.
+            if case .data(let bytes)? = args.value("data") { return String(validating: bytes, as: UTF8.self).map(Value.string) ?? .null }
             return .string((args.value("describing") ?? args.unlabelled.first ?? .string("")).description)
         case "Int":
             let args = try await arguments(e.arguments)
@@ -231,6 +233,7 @@ extension Interpreter {
             switch name {
             case "respond", "streamResponse": return try await modelCall(name, session, e)
             case "prewarm": await session.prewarm(); return .null
+            case "logFeedbackAttachment": return try await logFeedbackAttachment(session, e)
             default: break
             }
         case .stream(let stream):
@@ -245,6 +248,7 @@ extension Interpreter {
             return .bool(model.supportsLanguage(identifier))
         case .type(let typeName):
             if typeName == "DynamicGenerationSchema", name == "Property" { return try makeDynamicProperty(try await arguments(e.arguments), e) }
+            if typeName == "LanguageModelFeedback", name == "Issue" { return try await makeFeedbackIssue(e) }
             if typeName.hasSuffix("SamplingMode") || typeName == "GenerationOptions" { return try await implicitCall(name, e) }
             if let type = context.file.resolveType(typeName, in: nil), type.kind == .enum {
                 let args = try await arguments(e.arguments)

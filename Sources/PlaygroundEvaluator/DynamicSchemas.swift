@@ -64,6 +64,10 @@ extension Interpreter {
 
     /// `DynamicGenerationSchema.Property(name:description:schema:isOptional:)`.
     func makeDynamicProperty(_ args: Arguments, _ node: some SyntaxProtocol) throws -> Value {
+        if case .enumCase(_, "null", _)? = args.value("schema") {
+            throw error("DynamicGenerationSchema.null (26.4) cannot be generated here: fmplay's schemas have no null type; "
+                        + "use isOptional: true on the property instead", node)
+        }
         guard let name = args.value("name")?.stringValue, case .dynamicSchema(let schema)? = args.value("schema") else {
             throw error("DynamicGenerationSchema.Property needs name: and schema:", node)
         }

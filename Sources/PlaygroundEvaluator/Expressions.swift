@@ -131,6 +131,7 @@ extension Interpreter {
         "SystemLanguageModel", "LanguageModelSession", "GenerationOptions", "Instructions", "Prompt", "GeneratedContent",
         "String", "Int", "Double", "Float", "Bool", "Array", "Dictionary", "PrivateCloudComputeLanguageModel", "ToolOutput",
         "Transcript", "GenerationError", "LanguageModelError", "DynamicGenerationSchema", "GenerationSchema",
+        "LanguageModelFeedback",
     ]
 
     func subscriptValue(_ e: SubscriptCallExprSyntax) async throws -> Value {

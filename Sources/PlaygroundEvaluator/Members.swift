@@ -102,6 +102,12 @@ extension Interpreter {
             case "rawContent": return .content(raw)
             default: return try await member(name, of: content, node)  // the 26.0 beta element was the value itself
             }
+        case .data(let bytes):
+            switch name {
+            case "count": return .int(bytes.count)
+            case "isEmpty": return .bool(bytes.isEmpty)
+            default: break
+            }
         case .usage(let u):
             switch name {
             case "promptTokens", "inputTokenCount": return .int(u.promptTokens)

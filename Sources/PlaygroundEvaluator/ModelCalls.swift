@@ -1,5 +1,6 @@
 import Foundation
 import FoundationModelsRuntime
+import JSON
 import PromptLanguage
 import Schema
 import SwiftSyntax
@@ -210,5 +211,60 @@ extension Interpreter {
             count = try await model.tokenCount(for: Prompt(promptText(value)))
         }
         return .int(count)
+    }
+
+    static let feedbackSentiments: Set<String> = ["positive", "negative", "neutral"]
+    static let feedbackIssueCategories: Set<String> = [
+        "didNotFollowInstructions", "incorrect", "stereotypeOrBias", "suggestiveOrSexual", "tooVerbose",
+        "triggeredGuardrailUnexpectedly", "unhelpful", "vulgarOrOffensive",
+    ]
+
+    /// `LanguageModelFeedback.Issue(category:explanation:)`.
+    func makeFeedbackIssue(_ e: FunctionCallExprSyntax) async throws -> Value {
+        let args = try await arguments(e.arguments)
+        guard case .enumCase(_, let category, _)? = args.value("category"), Self.feedbackIssueCategories.contains(category) else {
+            throw error("LanguageModelFeedback.Issue needs category: one of " + Self.feedbackIssueCategories.sorted().map { ".\($0)" }.joined(separator: ", "), e)
+        }
+        return .structure(type: "LanguageModelFeedback.Issue", fields: [
+            ("category", .enumCase(type: "LanguageModelFeedback.Issue.Category", name: category, payload: [])),
+            ("explanation", args.value("explanation") ?? .null),
+        ])
+    }
+
+    /// `session.logFeedbackAttachment(sentiment:issues:desiredOutput:|desiredResponseText:|desiredResponseContent:)`:
+    /// the JSON Apple would attach to a Feedback Assistant report (the session's
+    /// transcript, the sentiment, the issues and the desired output), as `Data`.
+    func logFeedbackAttachment(_ session: LanguageModelSession, _ e: FunctionCallExprSyntax) async throws -> Value {
+        let args = try await arguments(e.arguments)
+        var sentiment: JSONValue = .null
+        switch args.value("sentiment") {
+        case .enumCase(_, let name, _)? where Self.feedbackSentiments.contains(name): sentiment = .string(name)
+        case nil, .null?: break
+        default: throw error("sentiment: must be .positive, .negative or .neutral", e)
+        }
+        var issues: [JSONValue] = []
+        if case .array(let items)? = args.value("issues") {
+            for item in items {
+                guard case .structure("LanguageModelFeedback.Issue", let fields) = item else {
+                    throw error("issues: must list LanguageModelFeedback.Issue values", e)
+                }
+                var issue = JSONObject()
+                for (name, value) in fields where !value.isNull { issue[name] = .string(value.description) }
+                issues.append(.object(issue))
+            }
+        }
+        var desired: JSONValue = .null
+        if let value = args.value("desiredResponseText") ?? args.value("desiredResponseContent") ?? args.value("desiredOutput"), !value.isNull {
+            switch value {
+            case .string, .prompt, .instructions, .transcriptEntry: desired = .string(value.description)
+            default: desired = value.jsonValue
+            }
+        }
+        let transcript: [JSONValue] = session.transcript.map { entry in
+            ["id": .string(entry.id), "kind": .string(entry.kindName), "text": .string(entry.description)]
+        }
+        let attachment: JSONValue = ["sentiment": sentiment, "issues": .array(issues), "desiredOutput": desired,
+                                     "transcript": .array(transcript)]
+        return .data(Array(attachment.serialized().utf8))
     }
 }

@@ -41,6 +41,8 @@ indirect enum Value: @unchecked Sendable {
     case dynamicProperty(Property, [Definition])
     /// A tuple (loop patterns over dictionaries and `enumerated()`).
     case tuple([(label: String?, value: Value)])
+    /// Bytes (`Data`), e.g. the JSON of `logFeedbackAttachment`.
+    case data([UInt8])
 
     var isNull: Bool { if case .null = self { true } else { false } }
 }
@@ -126,6 +128,7 @@ extension Value {
         case .dynamicProperty(let property, _): return "DynamicGenerationSchema.Property(\(property.name))"
         case .tuple(let items):
             return "(" + items.map { ($0.label.map { "\($0): " } ?? "") + $0.value.debugDescription }.joined(separator: ", ") + ")"
+        case .data(let bytes): return "\(bytes.count) bytes"
         }
     }
 

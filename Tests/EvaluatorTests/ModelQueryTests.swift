@@ -104,4 +104,39 @@ final class ModelQueryTests: XCTestCase {
             """)
         XCTAssertEqual(prints(result), ["4 calm 3", "rejected"])
     }
+
+    func testFeedbackAttachmentIsJSONOfTheSession() async {
+        let result = await evaluate("""
+            #Playground("feedback") {
+                let session = LanguageModelSession()
+                _ = try await session.respond(to: "Hi")
+                let data = session.logFeedbackAttachment(sentiment: .negative,
+                    issues: [LanguageModelFeedback.Issue(category: .incorrect, explanation: "wrong")],
+                    desiredResponseText: "Hello!")
+                print(data.count > 100)
+                print(String(data: data, encoding: .utf8) ?? "")
+            }
+            """)
+        let lines = prints(result)
+        XCTAssertEqual(lines.first, "true")
+        XCTAssertEqual(lines.last, #"{"sentiment":"negative","issues":[{"category":"incorrect","explanation":"wrong"}],"desiredOutput":"Hello!","transcript":[{"id":"1","kind":"prompt","text":"(Prompt) Hi"},{"id":"2","kind":"response","text":"(Response) Scripted reply to \"Hi\"."}]}"#)
+        let bad = await evaluate("""
+            #Playground("bad") {
+                let session = LanguageModelSession()
+                _ = session.logFeedbackAttachment(sentiment: .positive, issues: [LanguageModelFeedback.Issue(category: .boring)])
+            }
+            """)
+        XCTAssertEqual(bad.blocks[0].status, .error)
+        XCTAssertTrue(bad.blocks[0].error?.contains("category: one of") ?? false, bad.blocks[0].error ?? "")
+    }
+
+    func testNullDynamicSchemaIsAClearError() async {
+        let result = await evaluate("""
+            #Playground("null") {
+                let property = DynamicGenerationSchema.Property(name: "nothing", schema: .null, isOptional: true)
+            }
+            """)
+        XCTAssertEqual(result.blocks[0].status, .error)
+        XCTAssertTrue(result.blocks[0].error?.contains("use isOptional: true") ?? false, result.blocks[0].error ?? "")
+    }
 }

@@ -135,6 +135,12 @@ class Client:
         with self.lock:
             return len(self.messages)
 
+    def cpu_seconds(self):
+        """User + system CPU time of the server so far (load-independent, unlike wall time)."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def rss_kib(self):
         with open(f"/proc/{self.process.pid}/status") as status:
             for line in status:
@@ -172,6 +178,7 @@ def main():
     column = lines[target].index("item") + 5
     version = 1
     latencies = []
+    cpu_before = client.cpu_seconds()
     for sample in range(args.diagnostic_samples):
         version += 1
         mark = client.mark()
@@ -183,7 +190,9 @@ def main():
         stamp, _ = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
                                and m["params"].get("version") == version, since=mark)
         latencies.append((stamp - sent) * 1000)
-    results["diagnostics_ms"] = {"p50": percentile(latencies, 0.5), "p95": percentile(latencies, 0.95)}
+    results["diagnostics_ms"] = {"p50": percentile(latencies, 0.5), "p95": percentile(latencies, 0.95),
+                                 "server_cpu_per_edit": (client.cpu_seconds() - cpu_before) * 1000 / args.diagnostic_samples}
+    results["load_average"] = os.getloadavg()[0]
 
     # Hover (on a type name and on a prompt string) and completion (after `generating:` style contexts).
     type_line = next(i for i, line in enumerate(lines) if line.startswith("struct Item5 "))
@@ -271,8 +280,10 @@ def main():
         print(json.dumps(results, indent=2))
     else:
         print(f"file: {results['lines']} lines")
+        print(f"load average: {results['load_average']:.2f}")
         for key in ("diagnostics_ms", "hover_ms", "hover_prompt_ms", "completion_ms"):
             print(f"{key[:-3]}: p50 {results[key]['p50']:.1f} ms, p95 {results[key]['p95']:.1f} ms")
+        print(f"server CPU per didChange (analysis + publish): {results['diagnostics_ms']['server_cpu_per_edit']:.1f} ms")
         first = results["first_hint_after_save_ms"]
         print("first streamed result after didSave: " + (f"{first:.0f} ms" if first is not None else f"n/a ({results.get('first_hint_note')})"))
         rss = results["rss_kib"]

@@ -15,7 +15,7 @@ struct BenchLintCommand: AsyncParsableCommand {
             The first run starts with empty caches, as `fmplay lint` does; the median and p95 are over all runs. \
             Phases are the medians of each analysis phase. Benchmarks/lint-bench.py also times the whole \
             `fmplay lint` process. JSON fields: lines, bytes, runs, diagnostics, first_ms, median_ms, p95_ms, \
-            min_ms, phases_ms, target_ms.
+            min_ms, phases_ms, target_ms (with --format json, which `fmplay bench` takes before or after `lint`).
             """)
 
     @Option(help: "Lines of the generated file.")
@@ -24,8 +24,10 @@ struct BenchLintCommand: AsyncParsableCommand {
     @Option(help: "Analyses to time.")
     var runs = 10
 
-    @Option(help: "Output format: text or json.")
-    var format: GenerateCommand.OutputFormat = .text
+    /// `--format text|json` is `fmplay bench`'s option (a same-named option here would never be
+    /// reached: the parent command claims it wherever it appears).
+    @ParentCommand var bench: BenchCommand
+    var format: GenerateCommand.OutputFormat { bench.format }
 
     @Option(help: ArgumentHelp("Write the generated file here and exit (used by Benchmarks/lint-bench.py).", visibility: .hidden))
     var writeFile: String?

@@ -31,6 +31,9 @@ enum SyntaxReading {
 
     /// The name of an attribute (`Generable`, `Guide`), without module qualification.
     static func attributeName(_ attribute: AttributeSyntax) -> String {
+        if let identifier = attribute.attributeName.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil {
+            return identifier.name.text  // the common case, without building the text
+        }
         let text = attribute.attributeName.trimmedText
         return text.split(separator: ".").last.map(String.init) ?? text
     }

@@ -93,13 +93,7 @@ struct MaskWalker {
             let nodeLevel = Int(nodeDepth[node]) - baseDepth
             while level > nodeLevel {
                 level -= 1
-                let record = undo[level]
-                depth = Int(record.depth)
-                let position = Int(record.position)
-                stack[position] = record.slots.0
-                stack[position + 1] = record.slots.1
-                stack[position + 2] = record.slots.2
-                stack[position + 3] = record.slots.3
+                depth = Self.restore(undo[level], stack)
             }
             let byte = Int(nodeByte[node])
             // Read the byte: pop finished frames, then shift or call.
@@ -148,14 +142,19 @@ struct MaskWalker {
         }
         while level > 0 {
             level -= 1
-            let record = undo[level]
-            depth = Int(record.depth)
-            let position = Int(record.position)
-            stack[position] = record.slots.0
-            stack[position + 1] = record.slots.1
-            stack[position + 2] = record.slots.2
-            stack[position + 3] = record.slots.3
+            _ = Self.restore(undo[level], stack)
         }
+    }
+
+    /// Puts back the slots an undo record saved; returns the depth before the step.
+    @inline(__always)
+    private static func restore(_ record: UndoRecord, _ stack: UnsafeMutablePointer<UInt32>) -> Int {
+        let position = Int(record.position)
+        stack[position] = record.slots.0
+        stack[position + 1] = record.slots.1
+        stack[position + 2] = record.slots.2
+        stack[position + 3] = record.slots.3
+        return Int(record.depth)
     }
 
     func subtreeEnd(_ node: UInt32) -> Int { Int(trie.subtreeEnd[Int(node)]) }

@@ -130,35 +130,11 @@ extension ByteNFA {
 
     /// Digit strings of one length between `lower` and `upper` (digit by digit).
     private mutating func sameLengthRange(_ lower: [UInt8], _ upper: [UInt8], from: Int) -> Int {
-        let end = addState()
-        var states: [Int: Int] = [0b11: from]
-        var pending = [0b11]
-        while let key = pending.popLast() {
-            let position = key >> 2
-            let tightLow = key & 2 != 0
-            let tightHigh = key & 1 != 0
-            let state = states[key]!
-            if position == lower.count {
-                addEpsilon(from: state, to: end)
-                continue
-            }
-            let lowDigit = tightLow ? lower[position] : 0
-            let highDigit = tightHigh ? upper[position] : 9
-            guard lowDigit <= highDigit else { continue }
-            for (first, last) in Self.digitGroups(lowDigit, highDigit) {
-                let nextKey = (position + 1) << 2 | (tightLow && first == lowDigit ? 2 : 0) | (tightHigh && last == highDigit ? 1 : 0)
-                let next: Int
-                if let existing = states[nextKey] {
-                    next = existing
-                } else {
-                    next = addState()
-                    states[nextKey] = next
-                    pending.append(nextKey)
-                }
-                addBytes(from: state, 0x30 + first, 0x30 + last, to: next)
-            }
+        boundedDigits(from: from, tightLow: true, tightHigh: true) { position, tightLow, tightHigh in
+            guard position < lower.count else { return DigitStep(accepts: true, digits: nil, lowerContinues: false) }
+            return DigitStep(accepts: false, digits: (tightLow ? lower[position] : 0, tightHigh ? upper[position] : 9),
+                             lowerContinues: true)
         }
-        return end
     }
 
     /// A non-negative decimal between two magnitudes.
@@ -183,25 +159,47 @@ extension ByteNFA {
     /// An optional fraction `.DDD` with `0.DDD >= 0.lower` and (when `upper`
     /// is given) `0.DDD <= 0.upper`; absent means zero.
     private mutating func fraction(lower: [UInt8], upper: [UInt8]?, from: Int) -> Int {
-        let end = addState()
-        if lower.isEmpty { addEpsilon(from: from, to: end) }
         let point = literal([0x2E], from: from)
-        // Key: position, tight to lower, tight to upper.
-        let startKey = (lower.isEmpty ? 0 : 2) | (upper == nil ? 0 : 1)
-        var states: [Int: Int] = [startKey: point]
+        let end = boundedDigits(from: point, tightLow: !lower.isEmpty, tightHigh: upper != nil) { position, tightLow, tightHigh in
+            let accepts = position >= 1 && !tightLow
+            guard position < NumberRanges.maximumFractionDigits else { return DigitStep(accepts: accepts, digits: nil, lowerContinues: false) }
+            let low: UInt8 = tightLow ? lower[position] : 0
+            let high: UInt8 = tightHigh ? (position < upper!.count ? upper![position] : 0) : 9
+            return DigitStep(accepts: accepts, digits: (low, high), lowerContinues: position + 1 < lower.count)
+        }
+        if lower.isEmpty { addEpsilon(from: from, to: end) }
+        return end
+    }
+
+    /// What a digit automaton does at one state: whether it may stop there,
+    /// which digits it may read next, and whether reading the lower bound's
+    /// digit keeps it tight to the lower bound.
+    private struct DigitStep {
+        var accepts: Bool
+        var digits: (low: UInt8, high: UInt8)?
+        var lowerContinues: Bool
+    }
+
+    /// Digits read one position at a time with a state per (position, equal
+    /// to the lower bound so far, equal to the upper bound so far); the
+    /// bounds' own digits are separate edges so tightness is tracked. Returns
+    /// the end state.
+    private mutating func boundedDigits(from start: Int, tightLow: Bool, tightHigh: Bool,
+                                        _ step: (_ position: Int, _ tightLow: Bool, _ tightHigh: Bool) -> DigitStep) -> Int {
+        let end = addState()
+        let startKey = (tightLow ? 2 : 0) | (tightHigh ? 1 : 0)
+        var states: [Int: Int] = [startKey: start]
         var pending = [startKey]
         while let key = pending.popLast() {
             let position = key >> 2
             let tightLow = key & 2 != 0
             let tightHigh = key & 1 != 0
             let state = states[key]!
-            if position >= 1 && !tightLow { addEpsilon(from: state, to: end) }
-            guard position < NumberRanges.maximumFractionDigits else { continue }
-            let lowDigit: UInt8 = tightLow ? lower[position] : 0
-            let highDigit: UInt8 = tightHigh ? (position < upper!.count ? upper![position] : 0) : 9
-            guard lowDigit <= highDigit else { continue }
+            let rule = step(position, tightLow, tightHigh)
+            if rule.accepts { addEpsilon(from: state, to: end) }
+            guard let (lowDigit, highDigit) = rule.digits, lowDigit <= highDigit else { continue }
             for (first, last) in Self.digitGroups(lowDigit, highDigit) {
-                let stillLow = tightLow && first == lowDigit && position + 1 < lower.count
+                let stillLow = tightLow && first == lowDigit && rule.lowerContinues
                 let stillHigh = tightHigh && last == highDigit
                 let nextKey = (position + 1) << 2 | (stillLow ? 2 : 0) | (stillHigh ? 1 : 0)
                 let next: Int

@@ -29,6 +29,46 @@ public final class ThreadPool: @unchecked Sendable {
         return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     }
 
+    /// What the workers share with the caller. Workers hold it (strongly), never the
+    /// pool itself: a worker that referenced the pool would keep it alive, so `deinit`
+    /// would never run (threads leaked) or would run on a worker and join itself.
+    private let shared: PoolShared
+    private var threads: [pthread_t] = []
+
+    public init(threadCount: Int = ThreadPool.availableCores) {
+        self.threadCount = max(1, threadCount)
+        shared = PoolShared()
+        for _ in 1..<self.threadCount {
+            let context = Unmanaged.passRetained(shared).toOpaque()
+            var thread = pthread_t()
+            let status = pthread_create(&thread, nil, { raw in
+                let shared = Unmanaged<PoolShared>.fromOpaque(raw!).takeRetainedValue()
+                shared.workerLoop()
+                return nil
+            }, context)
+            precondition(status == 0, "ThreadPool: pthread_create failed with \(status)")
+            threads.append(thread)
+        }
+    }
+
+    /// Stops the workers (spinning, parked or not yet started) and joins them.
+    deinit {
+        shared.stop()
+        for thread in threads { pthread_join(thread, nil) }
+    }
+
+    /// Calls `body` on disjoint ranges covering `0..<count`, each range a
+    /// multiple of `grain` long (except the last), on all threads of the pool.
+    /// Returns when every range is done.
+    public func parallelFor(_ count: Int, grain: Int = 1, _ body: Body) {
+        shared.parallelFor(count, grain: grain, threadCount: threadCount, body)
+    }
+}
+
+/// The state of one pool's loops: the cursor and fields of the current loop, and
+/// the parking lot. Shared by the caller's `ThreadPool` and its workers.
+private final class PoolShared: @unchecked Sendable {
+    typealias Body = ThreadPool.Body
     // Upper 32 bits: generation of the current loop; lower 32: next chunk to claim.
     private let cursor = Atomic<Int>(0)
     private let completedChunks = Atomic<Int>(0)
@@ -41,47 +81,38 @@ public final class ThreadPool: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private var threads: [pthread_t] = []
 
     /// Spin iterations before a worker parks.
     private static let spinLimit = 1 << 17
 
-    public init(threadCount: Int = ThreadPool.availableCores) {
-        self.threadCount = max(1, threadCount)
+    init() {
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
-        for _ in 1..<self.threadCount {
-            let context = Unmanaged.passRetained(WorkerContext(pool: self, firstGeneration: 0)).toOpaque()
-            var thread = pthread_t()
-            let status = pthread_create(&thread, nil, { raw in
-                let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
-                context.pool.workerLoop(firstGeneration: context.firstGeneration)
-                return nil
-            }, context)
-            precondition(status == 0, "ThreadPool: pthread_create failed with \(status)")
-            threads.append(thread)
-        }
     }
 
     deinit {
-        stopping.store(true, ordering: .sequentiallyConsistent)
-        cursor.wrappingAdd(1 << 32, ordering: .sequentiallyConsistent)
-        pthread_mutex_lock(mutex)
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
-        for thread in threads { pthread_join(thread, nil) }
         pthread_cond_destroy(condition)
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
         condition.deallocate()
     }
 
+    /// Makes every worker return from `workerLoop`: spinning ones see the new
+    /// generation, parked ones are woken, ones not started yet see `stopping`.
+    func stop() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        cursor.wrappingAdd(1 << 32, ordering: .sequentiallyConsistent)
+        pthread_mutex_lock(mutex)
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
     /// Calls `body` on disjoint ranges covering `0..<count`, each range a
     /// multiple of `grain` long (except the last), on all threads of the pool.
     /// Returns when every range is done.
-    public func parallelFor(_ count: Int, grain: Int = 1, _ body: Body) {
+    func parallelFor(_ count: Int, grain: Int, threadCount: Int, _ body: Body) {
         guard count > 0 else { return }
         let grain = max(1, grain)
         if threadCount == 1 || count <= grain || !running.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
@@ -98,7 +129,7 @@ public final class ThreadPool: @unchecked Sendable {
             withUnsafeMutablePointer(to: &job) { jobPointer in
                 // Close the previous loop's chunks before changing the fields (see `runChunks`).
                 let generation = (cursor.load(ordering: .sequentiallyConsistent) >> 32) &+ 1
-                cursor.store(generation << 32 | ThreadPool.noChunks, ordering: .sequentiallyConsistent)
+                cursor.store(generation << 32 | PoolShared.noChunks, ordering: .sequentiallyConsistent)
                 itemCount.store(count, ordering: .sequentiallyConsistent)
                 chunkSize.store(size, ordering: .sequentiallyConsistent)
                 chunkCount.store(chunks, ordering: .sequentiallyConsistent)
@@ -136,7 +167,7 @@ public final class ThreadPool: @unchecked Sendable {
             let current = cursor.load(ordering: .sequentiallyConsistent)
             guard current >> 32 == generation else { return }
             let next = current & 0xFFFF_FFFF
-            if next == ThreadPool.noChunks { continue }
+            if next == PoolShared.noChunks { continue }
             let chunks = chunkCount.load(ordering: .sequentiallyConsistent)
             guard next < chunks else { return }
             let size = chunkSize.load(ordering: .sequentiallyConsistent)
@@ -150,14 +181,14 @@ public final class ThreadPool: @unchecked Sendable {
         }
     }
 
-    private func workerLoop(firstGeneration: Int) {
-        var seen = firstGeneration
+    func workerLoop() {
+        var seen = 0
         while !stopping.load(ordering: .acquiring) {
             var spins = 0
             var generation = cursor.load(ordering: .acquiring) >> 32
             while generation == seen {
                 spins += 1
-                if spins >= ThreadPool.spinLimit {
+                if spins >= PoolShared.spinLimit {
                     sleepers.wrappingAdd(1, ordering: .sequentiallyConsistent)
                     pthread_mutex_lock(mutex)
                     while cursor.load(ordering: .sequentiallyConsistent) >> 32 == seen && !stopping.load(ordering: .sequentiallyConsistent) {
@@ -177,9 +208,3 @@ public final class ThreadPool: @unchecked Sendable {
     }
 }
 
-private final class WorkerContext {
-    // Unowned: the pool's deinit joins its workers before its storage goes away.
-    unowned(unsafe) let pool: ThreadPool
-    let firstGeneration: Int
-    init(pool: ThreadPool, firstGeneration: Int) { self.pool = pool; self.firstGeneration = firstGeneration }
-}

@@ -47,6 +47,9 @@ final class InferenceGreedyReferenceTests: XCTestCase {
                             file: file, line: line)
                     break
                 }
+                if ProcessInfo.processInfo.environment["FMPLAY_GREEDY_TRACE"] != nil {
+                    print("\(referenceCase.id) step \(index): logprob \(logprob) llama.cpp \(step.top[0].1) diff \(logprob - step.top[0].1)")
+                }
                 XCTAssertEqual(logprob, step.top[0].1, accuracy: 0.3, "\(referenceCase.id) step \(index): logprob of \(token)",
                                file: file, line: line)
                 try session.evaluate([token])

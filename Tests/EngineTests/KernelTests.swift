@@ -1,4 +1,5 @@
 import XCTest
+import Foundation
 @testable import Kernels
 
 final class KernelTests: XCTestCase {
@@ -203,6 +204,21 @@ final class KernelTests: XCTestCase {
             }
             XCTAssertEqual(total, (i % 3) * 2016)
         }
+    }
+
+    /// Dropping a pool, used or not, ends its threads: `deinit` must run (no worker may keep
+    /// the pool alive) and join every worker. Counted in /proc/self/task (Linux).
+    func testDroppedPoolsJoinTheirThreads() throws {
+        func threadCount() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count
+        }
+        guard FileManager.default.fileExists(atPath: "/proc/self/task") else { throw XCTSkip("needs /proc/self/task") }
+        let before = try threadCount()
+        for i in 0..<200 {
+            let pool = ThreadPool(threadCount: 2 + i % 3)
+            if i % 4 == 1 { pool.parallelFor(16) { _ in } }
+        }
+        XCTAssertLessThanOrEqual(try threadCount(), before, "every worker of the 200 dropped pools was joined")
     }
 
     // MARK: - Independent per-element transcription of the ggml block formulas

@@ -3,8 +3,10 @@
 #  1. A cached re-run of Examples/ completes in under 1 s.
 #  2. After an edit to the last prompt of a session, time to first token is
 #     at most 20% of a cold run (KV prefix reuse in the engine).
+#  3. With tools attached, a text answer streams: the Examples weather session
+#     as streamResponse has many snapshots and a TTFT far below its answer time.
 #
-# Usage: Benchmarks/evaluation.sh [--backend embedded|scripted] [--model PATH] [--only cache|ttft]
+# Usage: Benchmarks/evaluation.sh [--backend embedded|scripted] [--model PATH] [--only cache|ttft|tools]
 # Builds fmplay in release unless FMPLAY points at a binary. Prints one line
 # per measurement and exits 1 when a target is missed.
 set -euo pipefail
@@ -32,7 +34,7 @@ export XDG_CACHE_HOME="$WORK/cache"
 status=0
 
 # 1. Cached re-run of Examples/.
-if [ "$ONLY" != ttft ]; then
+if [ "$ONLY" != ttft ] && [ "$ONLY" != tools ]; then
 "$FMPLAY" run Examples/ "${BACKEND_ARGS[@]}" --format json > "$WORK/cold.json" || true
 start=$(date +%s.%N)
 "$FMPLAY" run Examples/ "${BACKEND_ARGS[@]}" --format json > "$WORK/warm.json" || true
@@ -50,6 +52,39 @@ echo "cached re-run of Examples/: ${cached_seconds} s (target < 1 s, all blocks 
 fi
 
 [ "$ONLY" = cache ] && exit $status
+
+# 3. Tools + streaming: the weather tool session of Examples/ answered once (which loads the model
+#    and fills the KV cache), then streamed: TTFT shows when the first text arrives, not prefill.
+if [ "$ONLY" = "" ] || [ "$ONLY" = tools ]; then
+python3 - Examples/weather-tool.fmplay "$WORK/tools.fmplay" <<'PY'
+import sys
+source = open(sys.argv[1]).read()
+head, block = source[:source.index("#Playground")], source[source.index("#Playground"):]
+warmup = block.replace('#Playground("Weather")', '#Playground("Warm-up")') + "\n"
+stream = (block.replace("let response = try await session.respond(", "let stream = session.streamResponse(")
+               .replace("print(response.content)", "let response = try await stream.collect()\n    print(response.content)"))
+open(sys.argv[2], "w").write(head + warmup + stream)
+PY
+"$FMPLAY" run "$WORK/tools.fmplay" "${BACKEND_ARGS[@]}" --no-cache --format jsonl > "$WORK/tools.jsonl" || true
+python3 - "$WORK/tools.jsonl" <<'PY' || status=1
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+streams = [r for r in rows if r.get("kind") == "stream" and r.get("block") == "Weather"]
+if not streams:
+    print("tools + streaming: not measured (the weather block did not stream; is the embedded model available?)")
+    sys.exit(1)
+r = streams[0]
+tokens = r["usage"]["responseTokens"]
+answer = r["timeToFirstToken"] + (tokens - 1) / r["tokensPerSecond"] if r["tokensPerSecond"] > 0 else r["timeToFirstToken"]
+called = len(r.get("toolCalls") or [])
+streamed = r["snapshots"] > 1 and r["timeToFirstToken"] < answer / 2
+verdict = "ok" if streamed else "MISSED"
+print(f"tools + streaming (weather session): TTFT {r['timeToFirstToken']:.3f} s, whole answer ~{answer:.3f} s, "
+      f"{r['snapshots']} snapshots for {tokens} response tokens, {called} tool call(s) {verdict}")
+sys.exit(0 if streamed else 1)
+PY
+fi
+[ "$ONLY" = tools ] && exit $status
 
 # 2. TTFT after editing the last prompt, in one process. A warm-up file loads
 #    the model (so loading is not counted as "cold"); then a session whose

@@ -58,6 +58,12 @@ extension Interpreter {
                 throw error("Locale needs identifier: (for example Locale(identifier: \"fr_FR\"))", e)
             }
             return .string(identifier)
+        case "ContextOptions":
+            let args = try await arguments(e.arguments)
+            return .structure(type: "ContextOptions", fields: [
+                ("includeSchemaInPrompt", args.value("includeSchemaInPrompt") ?? .null),
+                ("reasoningLevel", args.value("reasoningLevel") ?? .null),
+            ])
         case "Instructions":
             return .instructions(Instructions(try await builderText(e)))
         case "Prompt":

@@ -84,6 +84,13 @@ extension Interpreter {
         }
         var includeSchema = true
         if case .bool(let b)? = args.value("includeSchemaInPrompt") { includeSchema = b }
+        // 27: contextOptions: ContextOptions(includeSchemaInPrompt:reasoningLevel:).
+        if case .structure("ContextOptions", let fields)? = args.value("contextOptions") {
+            if case .bool(let b)? = fields.first(where: { $0.name == "includeSchemaInPrompt" })?.value { includeSchema = b }
+            if let level = fields.first(where: { $0.name == "reasoningLevel" })?.value, !level.isNull {
+                throw error("reasoningLevel: \(level) needs a reasoning model; the configured model does not reason (remove reasoningLevel:)", e)
+            }
+        }
         var fileOptions = GenerationOptions()
         if case .options(let o)? = args.value("options") { fileOptions = o }
         let options = context.configuration.effectiveOptions(fileOptions)

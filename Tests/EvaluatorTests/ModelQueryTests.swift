@@ -139,4 +139,19 @@ final class ModelQueryTests: XCTestCase {
         XCTAssertEqual(result.blocks[0].status, .error)
         XCTAssertTrue(result.blocks[0].error?.contains("use isOptional: true") ?? false, result.blocks[0].error ?? "")
     }
+
+    func testContextOptionsIncludeSchemaInPrompt() async {
+        let model = ScriptedLanguageModel()
+        let result = await evaluate(travelTypes + """
+            #Playground("context") {
+                let session = LanguageModelSession()
+                let off = try await session.respond(to: "Porto", generating: Suggestions.self,
+                                                    contextOptions: ContextOptions(includeSchemaInPrompt: false))
+                let on = try await session.respond(to: "Lisbon", generating: Suggestions.self, contextOptions: ContextOptions())
+                print(off.content.stars, on.content.stars)
+            }
+            """, model: model)
+        XCTAssertEqual(result.blocks[0].status, .ok, result.blocks[0].error ?? "")
+        XCTAssertEqual(model.receivedRequests.map(\.includeSchemaInPrompt), [false, true])
+    }
 }

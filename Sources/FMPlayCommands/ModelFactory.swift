@@ -31,12 +31,26 @@ public enum ModelFactory {
             let located = try ModelLocator.resolve(explicitPath: explicit, environment: environment)
             // Loaded on first use: a run served from the cache never reads the weights.
             let path = located.path
-            return DeferredLanguageModel(name: located.name, identity: fileIdentity(path)) { try makeEmbeddedModel(path: path) }
+            return DeferredLanguageModel(name: located.name, identity: fileIdentity(path) + "|engine " + engineIdentity) {
+                try makeEmbeddedModel(path: path)
+            }
         }
     }
 }
 
 extension ModelFactory {
+    /// The build of the engine that runs the weights (this executable's size
+    /// and modification time): results depend on its numerics, prompt
+    /// rendering and decoding too, so a rebuilt fmplay recomputes them while
+    /// runs of the same binary (and its language server) share the cache.
+    static let engineIdentity: String = {
+        guard let executable = Bundle.main.executablePath else { return "unknown" }
+        let attributes = (try? FileManager.default.attributesOfItem(atPath: executable)) ?? [:]
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(size)#\(Int(modified))"
+    }()
+
     /// Path, size and modification time: changes whenever the weights do.
     static func fileIdentity(_ path: String) -> String {
         let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]

@@ -395,3 +395,12 @@ func narrowToHalves(_ f: SIMD8<Float>) -> SIMD8<Float16> {
     return SIMD8<Float16>(f)
     #endif
 }
+
+/// Asks the CPU to bring the cache line at `p` into all cache levels (x86 `prefetcht0`);
+/// a hint only: it never faults and changes no result.
+@inline(__always)
+func prefetch(_ p: UnsafeRawPointer) {
+    #if arch(x86_64)
+    Builtin.int_prefetch_RawPointer(p._rawValue, Builtin.zeroInitializer(), (3 as Int32)._value, (1 as Int32)._value)
+    #endif
+}

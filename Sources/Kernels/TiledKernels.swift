@@ -135,10 +135,19 @@ enum TiledKernels {
                         output: output + 8 * g * outputStride + r, outputStride: outputStride)
             }
         }
+        // Matrix-vector rows stream from memory: prefetch the 8-row group two groups ahead,
+        // so the loads of one group overlap the math of another.
+        let rowLines = (matrix.format.rowBytes(columns: matrix.columns) + 63) / 64
         for t in (8 * groupCount)..<tokens {
             let x = QuantizedRow(activations + t * rowBytes, columns: matrix.columns)
             var r = range.lowerBound
             while r < range.upperBound {
+                if t == 8 * groupCount && r + 24 <= range.upperBound {
+                    for i in 16..<24 {
+                        let ahead = matrix.row(r + i)
+                        for line in 0..<rowLines { prefetch(ahead + 64 * line) }
+                    }
+                }
                 rows8(W.self, matrix, firstRow: r, x: x, output: output + t * outputStride + r)
                 r += 8
             }

@@ -38,11 +38,11 @@ def main() -> int:
             start = time.perf_counter()
             result = subprocess.run([args.fmplay, "lint", "--timing", str(path)], capture_output=True, text=True)
             wall.append((time.perf_counter() - start) * 1000)
-            match = re.search(r"analysed (\d+) lines in ([\d.]+) ms", result.stderr)
+            match = re.search(r"analysed (\d+) lines in ([\d,.]+) ms", result.stderr)
             if not match or result.returncode not in (0, 1):
                 print(f"unexpected fmplay output (status {result.returncode}):\n{result.stderr}", file=sys.stderr)
                 return 2
-            analysis.append(float(match.group(2)))
+            analysis.append(float(match.group(2).replace(",", "")))
         lines = int(match.group(1))
     analysis_ms = statistics.median(analysis)
     wall_ms = statistics.median(wall)

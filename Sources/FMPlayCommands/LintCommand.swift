@@ -57,7 +57,8 @@ struct LintCommand: AsyncParsableCommand {
         }
         if timing {
             let lines = files.reduce(0) { $0 + $1.source.lineCount }
-            FileHandle.standardError.write(Data("analysed \(lines) lines in \(analysisTime.formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 1))))\n".utf8))
+            let milliseconds = BenchLintCommand.milliseconds(analysisTime)
+            FileHandle.standardError.write(Data("analysed \(lines) lines in \(String(format: "%.1f", milliseconds)) ms\n".utf8))
         }
         let code = report.exitCode(strict: strict)
         if code != 0 { throw ExitCode(code) }

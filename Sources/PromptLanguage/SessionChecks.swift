@@ -31,8 +31,20 @@ private final class SessionVisitor: SyntaxVisitor {
 
     private var source: SourceText { file.source }
 
+    /// Attributes (`@Guide(.range(1...5))`) hold no sessions or model calls.
+    override func visit(_ node: AttributeListSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    /// `Name` or `Base.name` as written, without building the text of other callees.
+    private static func calleeName(_ expression: ExprSyntax) -> String {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base?.as(DeclReferenceExprSyntax.self) {
+            return base.baseName.text + "." + member.declName.baseName.text
+        }
+        return ""
+    }
+
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        let callee = node.calledExpression.trimmedText
+        let callee = Self.calleeName(node.calledExpression)
         switch callee {
         case "LanguageModelSession", "LanguageModelSession.init":
             checkSession(node)

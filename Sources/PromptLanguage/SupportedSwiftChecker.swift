@@ -351,7 +351,10 @@ public struct SupportedSwiftChecker {
         if let string = expression.as(StringLiteralExprSyntax.self) {
             for segment in string.segments {
                 if case .expressionSegment(let interpolation) = segment {
-                    if interpolation.expressions.count > 1 {
+                    // (Counted by hand: `filter` on a syntax collection builds a new tree.)
+                    var unlabelled = 0
+                    for argument in interpolation.expressions where argument.label == nil { unlabelled += 1 }
+                    if unlabelled > 1 {
                         unsupported(interpolation.expressions, "several values in one interpolation", "interpolate one value per \\( )")
                     }
                     for argument in interpolation.expressions {

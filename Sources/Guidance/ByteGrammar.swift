@@ -224,18 +224,12 @@ public final class ByteGrammar: @unchecked Sendable {
         let liveCall = (0..<callReturn.count).map { entry in
             live[Int(callReturn[entry])] && callFrames[entry].allSatisfy { live[Int($0)] }
         }
-        var pruned = actions
-        var changed = false
-        for index in 0..<pruned.count {
-            let action = pruned[index]
-            guard action != 0 else { continue }
-            let isLive = action & Self.callFlag == 0 ? live[Int(action - 1)] : liveCall[Int(action & ~Self.callFlag)]
-            if !isLive {
-                pruned[index] = 0
-                changed = true
-            }
+        func isDead(_ action: UInt32) -> Bool {
+            action != 0 && !(action & Self.callFlag == 0 ? live[Int(action - 1)] : liveCall[Int(action & ~Self.callFlag)])
         }
-        guard changed else { return self }
+        guard actions.contains(where: isDead) else { return self }
+        var pruned = actions
+        for index in 0..<pruned.count where isDead(pruned[index]) { pruned[index] = 0 }
         return ByteGrammar(actions: pruned, accepting: accepting, callReturn: callReturn, callFrames: callFrames,
                            startState: startState, maxStackDepth: maxStackDepth,
                            sharedStringStateCount: sharedStringStateCount, machineNames: machineNames)
@@ -575,25 +569,33 @@ struct GrammarBuilder {
         }
         _ = intern(closure([Int32(nfa.start)]))
 
+        var isBoundary = [Bool](repeating: false, count: 257)
+        var points: [Int] = []
+        var edges: [ByteNFA.ByteEdge] = []
+        var calls: [ByteNFA.CallEdge] = []
         var next = 0
         while next < sets.count {
             let members = sets[next]
             next += 1
-            var boundaries = Set<Int>([0, 256])
-            var edges: [ByteNFA.ByteEdge] = []
-            var calls: [ByteNFA.CallEdge] = []
+            // Where the outgoing byte ranges start or end, as a 257-entry flag array.
+            for index in isBoundary.indices { isBoundary[index] = false }
+            isBoundary[0] = true
+            isBoundary[256] = true
+            edges.removeAll(keepingCapacity: true)
+            calls.removeAll(keepingCapacity: true)
             for state in members {
                 for edge in nfa.byteEdges[Int(state)] {
                     edges.append(edge)
-                    boundaries.insert(Int(edge.lo))
-                    boundaries.insert(Int(edge.hi) + 1)
+                    isBoundary[Int(edge.lo)] = true
+                    isBoundary[Int(edge.hi) + 1] = true
                 }
                 for call in nfa.calls[Int(state)] {
                     calls.append(call)
-                    for boundary in callees[Int(call.machine)]!.firstBoundaries { boundaries.insert(boundary) }
+                    for boundary in callees[Int(call.machine)]!.firstBoundaries { isBoundary[boundary] = true }
                 }
             }
-            let points = boundaries.sorted()
+            points.removeAll(keepingCapacity: true)
+            for index in isBoundary.indices where isBoundary[index] { points.append(index) }
             var row: [RowEntry] = []
             for (lo, end) in zip(points, points.dropFirst()) {
                 var targets: [Int32] = []

@@ -22,7 +22,8 @@ import SwiftSyntax
 ///   strings, numbers, booleans, nil, arrays, dictionaries, tuples), names,
 ///   member access (also `?.` and `!`), calls with labelled arguments (struct
 ///   values by memberwise init, `print`, sessions, `respond`/`streamResponse`,
-///   `GenerationOptions`...), subscripts, `try`/`try?`/`try!`, `await`, the
+///   `GenerationOptions`...; no other free functions such as `max` or
+///   `stride`), subscripts, `try`/`try?`/`try!`, `await`, the
 ///   operators `+ - * / % == != < > <= >= && || ?? ... ..<`, prefix `-` and
 ///   `!`, casts (`as`, `as?`, `as!`, `is`), the ternary operator, `if`
 ///   expressions, parentheses, trailing closures of `map`, `filter`,
@@ -506,6 +507,14 @@ public struct SupportedSwiftChecker {
             }
         } else {
             checkExpression(callee)
+        }
+        if let reference = callee.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil,
+           let first = reference.baseName.text.unicodeScalars.first, first.properties.isLowercase,
+           reference.baseName.text != "print"
+        {
+            // Free functions: the evaluator has print and initializers (capitalized type names) only.
+            unsupported(reference, "the function '\(reference.baseName.text)(...)'",
+                        "prompt files call print, initializers of FoundationModels and file types, and methods of values; compute the value with operators, if or a for-in loop")
         }
         for argument in call.arguments { checkExpression(argument.expression) }
         var builderAllowed = false

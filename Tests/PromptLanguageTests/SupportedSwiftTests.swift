@@ -59,6 +59,7 @@ final class SupportedSwiftTests: XCTestCase {
             "catch-clean.fmplay": ["problem: tooLong", "other: empty"],
             "casts-clean.fmplay": ["2", "true"],
             "switch-value-clean.fmplay": ["few plural"],
+            "functions-clean.fmplay": ["3 park 45 0.75"],
         ]
         for (name, lines) in expected {
             let text = try String(contentsOf: Self.directory.appendingPathComponent(name), encoding: .utf8)

@@ -222,6 +222,13 @@ struct Transformer: @unchecked Sendable {
     /// Causal (optionally windowed) attention of the batch's queries over the cache.
     /// One work item is a (token, KV head) pair: the query heads sharing that
     /// KV head (GQA) read each cached key and value once.
+    ///
+    /// F16 caches follow llama.cpp's CPU flash attention, which picks its path by the
+    /// number of query tokens in a batch: under 64, one query row at a time with an F16
+    /// query and an F16 value accumulator (`HalfAttention`); from 64 on, tiles with the
+    /// query, scores and accumulators in F32 over the F16 keys/values, i.e. a plain
+    /// softmax attention (what `softmaxAttention` computes). F32 caches always take the
+    /// plain softmax.
     private func attend(blockIndex: Int, start: Int, batch: Int, cache: KVCache, scratch s: ForwardScratch, kernels: KernelContext) {
         let c = configuration
         let headDimension = c.headDimension
@@ -230,8 +237,8 @@ struct Transformer: @unchecked Sendable {
         let scale = c.attentionScale
         let items = batch * c.headCountKV
         let chunks = min(items, s.scoreSlots)
-        let capacity = cache.capacity
-        if cache.type == .f16 {
+        switch cache.type {
+        case .f16 where batch < Transformer.halfAttentionTileRows:
             // llama.cpp applies Gemma 3's attention scale to Q in the graph, before
             // flash attention rounds Q to F16; the others scale each Q·K product.
             let queryScale: Float = c.architecture == .gemma3 ? scale : 1
@@ -254,8 +261,30 @@ struct Transformer: @unchecked Sendable {
                     }
                 }
             }
-            return
+        case .f16:
+            softmaxAttention(keys: { cache.halfKeys(block: blockIndex, head: $0) }, values: { cache.halfValues(block: blockIndex, head: $0) },
+                             window: window, start: start, batch: batch, capacity: cache.capacity, scratch: s, kernels: kernels)
+        case .f32:
+            softmaxAttention(keys: { cache.keys(block: blockIndex, head: $0) }, values: { cache.values(block: blockIndex, head: $0) },
+                             window: window, start: start, batch: batch, capacity: cache.capacity, scratch: s, kernels: kernels)
         }
+    }
+
+    /// Query rows from which llama.cpp's CPU flash attention takes its tiled F32 path (`GGML_FA_TILE_Q`).
+    static let halfAttentionTileRows = 64
+
+    /// Plain attention: all scores in F32, softmax, F32 weighted sum of the values
+    /// (read as F32 or F16 through `CachedElement`).
+    private func softmaxAttention<Element: CachedElement>(
+        keys keysOfHead: (Int) -> UnsafeMutablePointer<Element>, values valuesOfHead: (Int) -> UnsafeMutablePointer<Element>,
+        window: Int?, start: Int, batch: Int, capacity: Int, scratch s: ForwardScratch, kernels: KernelContext
+    ) {
+        let c = configuration
+        let headDimension = c.headDimension
+        let group = c.headCount / c.headCountKV
+        let scale = c.attentionScale
+        let items = batch * c.headCountKV
+        let chunks = min(items, s.scoreSlots)
         kernels.pool.parallelFor(chunks) { range in
             for chunk in range {
                 let scores = s.scores + chunk * capacity * group
@@ -266,28 +295,53 @@ struct Transformer: @unchecked Sendable {
                     let first = window.map { max(0, position - $0 + 1) } ?? 0
                     let count = position - first + 1
                     let firstHead = b * c.headCount + kvHead * group
-                    let keys = cache.keys(block: blockIndex, head: kvHead) + first * headDimension
+                    let keys = keysOfHead(kvHead) + first * headDimension
                     for p in 0..<count {
                         let key = keys + p * headDimension
                         for g in 0..<group {
                             let q = s.query + (firstHead + g) * headDimension
-                            scores[g * capacity + p] = VectorOps.dot(q, key, count: headDimension) * scale
+                            scores[g * capacity + p] = Element.dot(key, q, count: headDimension) * scale
                         }
                     }
                     for g in 0..<group {
                         VectorOps.softmax(scores + g * capacity, count: count)
-                        (s.attention + (firstHead + g) * headDimension).update(repeating: 0, count: headDimension)
                     }
-                    let values = cache.values(block: blockIndex, head: kvHead) + first * headDimension
-                    for p in 0..<count {
-                        let value = values + p * headDimension
-                        for g in 0..<group {
-                            VectorOps.addScaled(value, scale: scores[g * capacity + p],
-                                                into: s.attention + (firstHead + g) * headDimension, count: headDimension)
-                        }
-                    }
+                    Element.weightedSum(values: valuesOfHead(kvHead) + first * headDimension, count: count, dimension: headDimension,
+                                        heads: group, weights: scores, weightStride: capacity,
+                                        into: s.attention + firstHead * headDimension)
                 }
             }
         }
+    }
+}
+
+/// A KV cache element type the plain attention reads (F32 or F16).
+protocol CachedElement {
+    /// `sum(Float(a[i]) * b[i])`.
+    static func dot(_ a: UnsafePointer<Self>, _ b: UnsafePointer<Float>, count: Int) -> Float
+    /// `VectorOps.weightedSum` over values of this type.
+    static func weightedSum(values: UnsafePointer<Self>, count: Int, dimension: Int, heads: Int,
+                            weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>)
+}
+
+extension Float: CachedElement {
+    @inline(__always) static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+        VectorOps.dot(b, a, count: count)
+    }
+    @inline(__always) static func weightedSum(values: UnsafePointer<Float>, count: Int, dimension: Int, heads: Int,
+                                              weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>) {
+        VectorOps.weightedSum(values: values, count: count, dimension: dimension, heads: heads,
+                              weights: weights, weightStride: weightStride, into: output)
+    }
+}
+
+extension Float16: CachedElement {
+    @inline(__always) static func dot(_ a: UnsafePointer<Float16>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+        VectorOps.dot(a, b, count: count)
+    }
+    @inline(__always) static func weightedSum(values: UnsafePointer<Float16>, count: Int, dimension: Int, heads: Int,
+                                              weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>) {
+        VectorOps.weightedSum(values: values, count: count, dimension: dimension, heads: heads,
+                              weights: weights, weightStride: weightStride, into: output)
     }
 }

@@ -222,3 +222,65 @@ public enum VectorOps {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
     }
 }
+
+extension VectorOps {
+    /// Attention's value sum for `heads` heads sharing one value sequence:
+    /// `output[h * dimension + i] = sum over p < count, in order, of weights[h * weightStride + p] * values[p * dimension + i]`
+    /// starting from zero (fused multiply-adds on the 8-lane part), bit for bit what repeated `addScaled` calls give,
+    /// but each value row is converted once and each output lane stays in a register.
+    public static func weightedSum(values: UnsafePointer<Float16>, count: Int, dimension: Int, heads: Int,
+                                   weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>) {
+        weightedSumOf(values, count: count, dimension: dimension, heads: heads, weights: weights, weightStride: weightStride, into: output) {
+            widenHalves(UnsafeRawPointer($0).loadUnaligned(as: SIMD8<Float16>.self))
+        } scalar: { Float($0.pointee) }
+    }
+
+    /// `weightedSum` over F32 values.
+    public static func weightedSum(values: UnsafePointer<Float>, count: Int, dimension: Int, heads: Int,
+                                   weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>) {
+        weightedSumOf(values, count: count, dimension: dimension, heads: heads, weights: weights, weightStride: weightStride, into: output) {
+            UnsafeRawPointer($0).loadUnaligned(as: SIMD8<Float>.self)
+        } scalar: { $0.pointee }
+    }
+
+    @inline(__always)
+    static func weightedSumOf<E>(_ values: UnsafePointer<E>, count: Int, dimension: Int, heads: Int,
+                                 weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>,
+                                 load8: (UnsafePointer<E>) -> SIMD8<Float>, scalar: (UnsafePointer<E>) -> Float) {
+        var h = 0
+        // Up to four heads per pass: their eight-lane accumulators stay in registers.
+        while h < heads {
+            let n = min(4, heads - h)
+            let w0 = weights + h * weightStride
+            let w1 = weights + (h + min(1, n - 1)) * weightStride
+            let w2 = weights + (h + min(2, n - 1)) * weightStride
+            let w3 = weights + (h + min(3, n - 1)) * weightStride
+            var i = 0
+            while i + 8 <= dimension {
+                var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>(), a3 = SIMD8<Float>()
+                for p in 0..<count {
+                    let v = load8(values + p * dimension + i)
+                    a0.addProduct(v, SIMD8(repeating: w0[p]))
+                    a1.addProduct(v, SIMD8(repeating: w1[p]))
+                    a2.addProduct(v, SIMD8(repeating: w2[p]))
+                    a3.addProduct(v, SIMD8(repeating: w3[p]))
+                }
+                store8(a0, output + h * dimension + i)
+                if n > 1 { store8(a1, output + (h + 1) * dimension + i) }
+                if n > 2 { store8(a2, output + (h + 2) * dimension + i) }
+                if n > 3 { store8(a3, output + (h + 3) * dimension + i) }
+                i += 8
+            }
+            while i < dimension {
+                for k in 0..<n {
+                    var sum: Float = 0
+                    // Unfused, as `addScaled`'s scalar tail.
+                    for p in 0..<count { sum += weights[(h + k) * weightStride + p] * scalar(values + p * dimension + i) }
+                    output[(h + k) * dimension + i] = sum
+                }
+                i += 1
+            }
+            h += n
+        }
+    }
+}

@@ -40,6 +40,24 @@ final class InferenceTinyModelTests: XCTestCase {
         }
     }
 
+    /// Batches of 64 or more tokens take the F32 tile path of llama.cpp's flash attention
+    /// over the F16 cache (shorter ones the F16-accumulator path): both stay within the
+    /// float tolerance of the reference, for every position of a 70-token prompt.
+    func testLongBatchesOverHalfCacheMatchReference() throws {
+        let tokens: [Int32] = (0..<70).map { Int32(($0 * 37 + 11) % 96) }
+        for architecture in ["llama", "gemma3"] {
+            let tiny = try TinyModel(spec: .forType(architecture, .f32),
+                                     encode: TinyModelEncoding.encode, decode: TinyModelEncoding.decode)
+            let expected = ReferenceTransformer(tiny).logits(tokens)
+            let model = try tiny.load()
+            for maxBatch in [70, 64, 8] {
+                let session = model.makeSession(contextSize: 80, maxBatch: maxBatch, cacheType: .f16)
+                try session.prefill(tokens)
+                assertClose(try session.logits, expected.last!, tolerance: 1e-3, "\(architecture) F16 cache, batches of \(maxBatch)")
+            }
+        }
+    }
+
     func assertClose(_ actual: [Float], _ expected: [Float], tolerance: Float, _ label: String,
                      file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(actual.count, expected.count, label, file: file, line: line)

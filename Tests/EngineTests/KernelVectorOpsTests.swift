@@ -41,6 +41,40 @@ final class KernelVectorOpsTests: XCTestCase {
         }
     }
 
+    /// `weightedSum` equals repeated `addScaled` from zero bit for bit (F32 and F16 values,
+    /// 1 to 6 heads, a dimension with a scalar tail).
+    func testWeightedSumEqualsRepeatedAddScaled() {
+        var rng = SeededGenerator(seed: 12)
+        for (dimension, count, heads) in [(64, 37, 3), (20, 5, 6), (256, 9, 1)] {
+            let values = randomFloats(count * dimension, scale: 2, using: &rng)
+            let halves = values.map { Float16($0) }
+            let stride = count + 3
+            let weights = randomFloats(heads * stride, using: &rng)
+            var expected32 = [Float](repeating: 0, count: heads * dimension), expected16 = expected32
+            for h in 0..<heads {
+                for p in 0..<count {
+                    values.withUnsafeBufferPointer { v in
+                        expected32.withUnsafeMutableBufferPointer { y in
+                            VectorOps.addScaled(v.baseAddress! + p * dimension, scale: weights[h * stride + p],
+                                                into: y.baseAddress! + h * dimension, count: dimension)
+                        }
+                    }
+                    halves.withUnsafeBufferPointer { v in
+                        expected16.withUnsafeMutableBufferPointer { y in
+                            VectorOps.addScaled(v.baseAddress! + p * dimension, scale: weights[h * stride + p],
+                                                into: y.baseAddress! + h * dimension, count: dimension)
+                        }
+                    }
+                }
+            }
+            var got32 = [Float](repeating: .nan, count: heads * dimension), got16 = got32
+            VectorOps.weightedSum(values: values, count: count, dimension: dimension, heads: heads, weights: weights, weightStride: stride, into: &got32)
+            VectorOps.weightedSum(values: halves, count: count, dimension: dimension, heads: heads, weights: weights, weightStride: stride, into: &got16)
+            XCTAssertEqual(got32, expected32, "F32 d \(dimension) heads \(heads)")
+            XCTAssertEqual(got16, expected16, "F16 d \(dimension) heads \(heads)")
+        }
+    }
+
     func testNormsDotsAndAxpy() {
         var rng = SeededGenerator(seed: 12)
         let n = 579

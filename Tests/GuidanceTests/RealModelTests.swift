@@ -134,7 +134,7 @@ final class EmbeddedModelTests: XCTestCase {
         for (prompt, schema) in cases {
             for seed: UInt64 in [1, 2] {
                 let result = try await collect(model, request(prompt, schema: schema,
-                                                              options: GenerationOptions(maximumResponseTokens: 400), seed: seed))
+                                                              options: GenerationOptions(maximumResponseTokens: 200), seed: seed))
                 let value = try XCTUnwrap(try? JSONValue.parse(result.text), "not JSON: \(result.text)")
                 XCTAssertTrue(SchemaCorpus.validate(value, schema.root, in: schema), "invalid: \(result.text)")
                 let usage = try XCTUnwrap(result.statistics).usage

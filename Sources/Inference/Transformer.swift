@@ -297,11 +297,8 @@ struct Transformer: @unchecked Sendable {
                     let firstHead = b * c.headCount + kvHead * group
                     let keys = keysOfHead(kvHead) + first * headDimension
                     for p in 0..<count {
-                        let key = keys + p * headDimension
-                        for g in 0..<group {
-                            let q = s.query + (firstHead + g) * headDimension
-                            scores[g * capacity + p] = Element.dot(key, q, count: headDimension) * scale
-                        }
+                        Element.scores(key: keys + p * headDimension, queries: s.query + firstHead * headDimension, heads: group,
+                                       dimension: headDimension, scale: scale, into: scores + p, scoreStride: capacity)
                     }
                     for g in 0..<group {
                         VectorOps.softmax(scores + g * capacity, count: count)
@@ -317,16 +314,18 @@ struct Transformer: @unchecked Sendable {
 
 /// A KV cache element type the plain attention reads (F32 or F16).
 protocol CachedElement {
-    /// `sum(Float(a[i]) * b[i])`.
-    static func dot(_ a: UnsafePointer<Self>, _ b: UnsafePointer<Float>, count: Int) -> Float
+    /// `VectorOps.scores` for a key of this type.
+    static func scores(key: UnsafePointer<Self>, queries: UnsafePointer<Float>, heads: Int, dimension: Int,
+                       scale: Float, into scores: UnsafeMutablePointer<Float>, scoreStride: Int)
     /// `VectorOps.weightedSum` over values of this type.
     static func weightedSum(values: UnsafePointer<Self>, count: Int, dimension: Int, heads: Int,
                             weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>)
 }
 
 extension Float: CachedElement {
-    @inline(__always) static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
-        VectorOps.dot(b, a, count: count)
+    @inline(__always) static func scores(key: UnsafePointer<Float>, queries: UnsafePointer<Float>, heads: Int, dimension: Int,
+                                         scale: Float, into scores: UnsafeMutablePointer<Float>, scoreStride: Int) {
+        VectorOps.scores(key: key, queries: queries, heads: heads, dimension: dimension, scale: scale, into: scores, scoreStride: scoreStride)
     }
     @inline(__always) static func weightedSum(values: UnsafePointer<Float>, count: Int, dimension: Int, heads: Int,
                                               weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>) {
@@ -336,8 +335,9 @@ extension Float: CachedElement {
 }
 
 extension Float16: CachedElement {
-    @inline(__always) static func dot(_ a: UnsafePointer<Float16>, _ b: UnsafePointer<Float>, count: Int) -> Float {
-        VectorOps.dot(a, b, count: count)
+    @inline(__always) static func scores(key: UnsafePointer<Float16>, queries: UnsafePointer<Float>, heads: Int, dimension: Int,
+                                         scale: Float, into scores: UnsafeMutablePointer<Float>, scoreStride: Int) {
+        VectorOps.scores(key: key, queries: queries, heads: heads, dimension: dimension, scale: scale, into: scores, scoreStride: scoreStride)
     }
     @inline(__always) static func weightedSum(values: UnsafePointer<Float16>, count: Int, dimension: Int, heads: Int,
                                               weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>) {

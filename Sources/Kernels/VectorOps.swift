@@ -284,3 +284,57 @@ extension VectorOps {
         }
     }
 }
+
+extension VectorOps {
+    /// Attention scores of one key against `heads` query rows (`dimension` apart):
+    /// `scores[h * scoreStride] = dot(key, queries[h]) * scale`, each dot in exactly the
+    /// order of `dot` (two eight-lane accumulators over 16-value steps, then a scalar tail),
+    /// with the key converted once for all heads.
+    public static func scores(key: UnsafePointer<Float16>, queries: UnsafePointer<Float>, heads: Int, dimension: Int,
+                              scale: Float, into scores: UnsafeMutablePointer<Float>, scoreStride: Int) {
+        scoresOf(key, queries: queries, heads: heads, dimension: dimension, scale: scale, into: scores, scoreStride: scoreStride) {
+            widenHalves(UnsafeRawPointer($0).loadUnaligned(as: SIMD8<Float16>.self))
+        } scalar: { Float($0.pointee) }
+    }
+
+    /// `scores` for an F32 key.
+    public static func scores(key: UnsafePointer<Float>, queries: UnsafePointer<Float>, heads: Int, dimension: Int,
+                              scale: Float, into scores: UnsafeMutablePointer<Float>, scoreStride: Int) {
+        scoresOf(key, queries: queries, heads: heads, dimension: dimension, scale: scale, into: scores, scoreStride: scoreStride) {
+            UnsafeRawPointer($0).loadUnaligned(as: SIMD8<Float>.self)
+        } scalar: { $0.pointee }
+    }
+
+    @inline(__always)
+    static func scoresOf<E>(_ key: UnsafePointer<E>, queries: UnsafePointer<Float>, heads: Int, dimension: Int, scale: Float,
+                            into scores: UnsafeMutablePointer<Float>, scoreStride: Int,
+                            loadKey8: (UnsafePointer<E>) -> SIMD8<Float>, scalar: (UnsafePointer<E>) -> Float) {
+        var h = 0
+        while h < heads {
+            let n = min(4, heads - h)
+            let q0 = queries + h * dimension, q1 = queries + (h + min(1, n - 1)) * dimension
+            let q2 = queries + (h + min(2, n - 1)) * dimension, q3 = queries + (h + min(3, n - 1)) * dimension
+            var a00 = SIMD8<Float>(), a01 = SIMD8<Float>(), a10 = SIMD8<Float>(), a11 = SIMD8<Float>()
+            var a20 = SIMD8<Float>(), a21 = SIMD8<Float>(), a30 = SIMD8<Float>(), a31 = SIMD8<Float>()
+            var i = 0
+            while i + 16 <= dimension {
+                let k0 = loadKey8(key + i), k1 = loadKey8(key + i + 8)
+                a00.addProduct(load8(q0 + i), k0); a01.addProduct(load8(q0 + i + 8), k1)
+                a10.addProduct(load8(q1 + i), k0); a11.addProduct(load8(q1 + i + 8), k1)
+                a20.addProduct(load8(q2 + i), k0); a21.addProduct(load8(q2 + i + 8), k1)
+                a30.addProduct(load8(q3 + i), k0); a31.addProduct(load8(q3 + i + 8), k1)
+                i += 16
+            }
+            @inline(__always) func finish(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ q: UnsafePointer<Float>) -> Float {
+                var tail: Float = 0
+                for j in i..<dimension { tail += q[j] * scalar(key + j) }
+                return ((a + b).sum() + tail) * scale
+            }
+            scores[h * scoreStride] = finish(a00, a01, q0)
+            if n > 1 { scores[(h + 1) * scoreStride] = finish(a10, a11, q1) }
+            if n > 2 { scores[(h + 2) * scoreStride] = finish(a20, a21, q2) }
+            if n > 3 { scores[(h + 3) * scoreStride] = finish(a30, a31, q3) }
+            h += n
+        }
+    }
+}

@@ -75,6 +75,28 @@ final class KernelVectorOpsTests: XCTestCase {
         }
     }
 
+    /// `scores` equals one `dot` per head times the scale, bit for bit (F32 and F16 keys,
+    /// 1 to 6 heads, dimensions with and without a tail).
+    func testScoresEqualDotPerHead() {
+        var rng = SeededGenerator(seed: 13)
+        for (dimension, heads) in [(64, 3), (20, 6), (256, 1), (40, 5)] {
+            let key = randomFloats(dimension, scale: 2, using: &rng)
+            let key16 = key.map { Float16($0) }
+            let queries = randomFloats(heads * dimension, using: &rng)
+            let scale: Float = 0.37
+            var got32 = [Float](repeating: .nan, count: 2 * heads), got16 = got32
+            VectorOps.scores(key: key, queries: queries, heads: heads, dimension: dimension, scale: scale, into: &got32, scoreStride: 2)
+            VectorOps.scores(key: key16, queries: queries, heads: heads, dimension: dimension, scale: scale, into: &got16, scoreStride: 2)
+            for h in 0..<heads {
+                queries.withUnsafeBufferPointer { q in
+                    let row = q.baseAddress! + h * dimension
+                    XCTAssertEqual(got32[2 * h], VectorOps.dot(row, key, count: dimension) * scale, "F32 d \(dimension) head \(h)")
+                    XCTAssertEqual(got16[2 * h], VectorOps.dot(key16, row, count: dimension) * scale, "F16 d \(dimension) head \(h)")
+                }
+            }
+        }
+    }
+
     func testNormsDotsAndAxpy() {
         var rng = SeededGenerator(seed: 12)
         let n = 579

@@ -83,14 +83,18 @@ extension Interpreter {
         }
         if let e = expr.as(AsExprSyntax.self) {
             let value = try await evaluate(e.expression)
-            if e.questionOrExclamationMark?.tokenKind == .postfixQuestionMark { return value }
-            return value
+            switch e.questionOrExclamationMark?.tokenKind {
+            case .postfixQuestionMark?: return valueMatches(value, e.type) ? value : .null
+            case .exclamationMark?:
+                if valueMatches(value, e.type) { return value }
+                throw error("could not cast value of type '\(value.typeDescription)' to '\(e.type.trimmedDescription)'", e)
+            default:
+                // `2 as Double`: a literal takes the written type.
+                if case .int(let i) = value, ["Double", "Float"].contains(e.type.trimmedDescription) { return .double(Double(i)) }
+                return value
+            }
         }
-        if let e = expr.as(IsExprSyntax.self) {
-            let value = try await evaluate(e.expression)
-            if case .error(let err) = value { return .bool(errorIs(err.error, typeName: e.type.trimmedDescription)) }
-            return .bool(true)
-        }
+        if let e = expr.as(IsExprSyntax.self) { return .bool(valueMatches(try await evaluate(e.expression), e.type)) }
         if let e = expr.as(SequenceExprSyntax.self) { throw error("internal: unfolded operator sequence", e) }
         throw error("'\(expr.trimmedDescription.prefix(40))' is not supported in prompt files", expr)
     }
@@ -271,6 +275,7 @@ extension Value {
         case (.string, _), (_, .string): return a.stringValue != nil && a.stringValue == b.stringValue
         case (.int(let x), .int(let y)): return x == y
         case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
+        case (.tuple(let x), .tuple(let y)): return x.count == y.count && zip(x, y).allSatisfy { equal($0.value, $1.value) }
         case (.enumCase(_, let n1, let p1), .enumCase(_, let n2, let p2)):
             return n1 == n2 && p1.count == p2.count && zip(p1, p2).allSatisfy { equal($0.value, $1.value) }
         case (.structure(let t1, let f1), .structure(let t2, let f2)):

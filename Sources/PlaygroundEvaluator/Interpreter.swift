@@ -123,6 +123,15 @@ final class Interpreter: @unchecked Sendable {
             }
             var value = Value.null
             if let initializer = binding.initializer { value = try await evaluate(initializer.value) }
+            // `let t: (name: String, count: Int) = ("a", 2)`: the annotation's labels.
+            if let tupleType = binding.typeAnnotation?.type.as(TupleTypeSyntax.self), case .tuple(var items) = value,
+               items.count == tupleType.elements.count
+            {
+                for (index, element) in tupleType.elements.enumerated() {
+                    if let label = element.firstName?.text, label != "_" { items[index].label = label }
+                }
+                value = .tuple(items)
+            }
             define(name, value)
         }
     }

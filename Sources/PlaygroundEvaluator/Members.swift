@@ -166,11 +166,13 @@ extension Interpreter {
         case ("keys", .dictionary(let d)): return .array(d.map(\.key))
         case ("values", .dictionary(let d)): return .array(d.map(\.value))
         case ("description", _): return .string(base.description)
-        case ("key", .tuple(let items)), ("value", .tuple(let items)), ("offset", .tuple(let items)), ("element", .tuple(let items)):
-            if let item = items.first(where: { $0.label == name }) { return item.value }
         default: break
         }
-        if case .tuple(let items) = base, let index = Int(name), items.indices.contains(index) { return items[index].value }
+        // Tuple members by label (`pair.key`, `t.name`) or position (`t.0`).
+        if case .tuple(let items) = base {
+            if let item = items.first(where: { $0.label == name }) { return item.value }
+            if let index = Int(name), items.indices.contains(index) { return items[index].value }
+        }
         throw error("'\(name)' is not available on \(base.description.prefix(40)) in prompt files", node)
     }
 

@@ -1,0 +1,116 @@
+import FoundationModelsRuntime
+import SwiftSyntax
+
+/// `is`, `as?` and `as!`: whether a runtime value has a written type.
+extension Interpreter {
+    /// `value is type`, checked against the value's runtime type as Swift would
+    /// (collections element by element, `nil` only for optional types).
+    func valueMatches(_ value: Value, _ type: TypeSyntax) -> Bool {
+        if let optional = type.as(OptionalTypeSyntax.self) {
+            return value.isNull || valueMatches(value, optional.wrappedType)
+        }
+        if let optional = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return value.isNull || valueMatches(value, optional.wrappedType)
+        }
+        if let existential = type.as(SomeOrAnyTypeSyntax.self) { return valueMatches(value, existential.constraint) }
+        if let array = type.as(ArrayTypeSyntax.self) { return arrayValue(value, elementsOf: array.element) }
+        if let dictionary = type.as(DictionaryTypeSyntax.self) {
+            return dictionaryValue(value, key: dictionary.key, value: dictionary.value)
+        }
+        if let tuple = type.as(TupleTypeSyntax.self) {
+            let elements = Array(tuple.elements)
+            if elements.count == 1, elements[0].firstName == nil { return valueMatches(value, elements[0].type) }
+            guard case .tuple(let items) = value, items.count == elements.count else { return false }
+            return zip(items, elements).allSatisfy { item, element in
+                (element.firstName == nil || element.firstName?.text == item.label || item.label == nil)
+                    && valueMatches(item.value, element.type)
+            }
+        }
+        if let identifier = type.as(IdentifierTypeSyntax.self), let generic = identifier.genericArgumentClause {
+            let arguments = generic.arguments.compactMap { argument -> TypeSyntax? in
+                if case .type(let type) = argument.argument { return type }
+                return nil
+            }
+            switch (identifier.name.text, arguments.count) {
+            case ("Array", 1): return arrayValue(value, elementsOf: arguments[0])
+            case ("Optional", 1): return value.isNull || valueMatches(value, arguments[0])
+            case ("Dictionary", 2): return dictionaryValue(value, key: arguments[0], value: arguments[1])
+            default: return false
+            }
+        }
+        return valueMatches(value, named: type.trimmedDescription)
+    }
+
+    private func arrayValue(_ value: Value, elementsOf element: TypeSyntax) -> Bool {
+        guard case .array(let items) = value else { return false }
+        return items.allSatisfy { valueMatches($0, element) }
+    }
+
+    private func dictionaryValue(_ value: Value, key: TypeSyntax, value valueType: TypeSyntax) -> Bool {
+        guard case .dictionary(let pairs) = value else { return false }
+        return pairs.allSatisfy { valueMatches($0.key, key) && valueMatches($0.value, valueType) }
+    }
+
+    /// A nominal type written by name (`String`, `Itinerary`, `Itinerary.Kind`, `GeneratedContent`...).
+    private func valueMatches(_ value: Value, named written: String) -> Bool {
+        let name = written.hasPrefix("Swift.") ? String(written.dropFirst(6)) : written
+        if name == "Any" { return true }
+        if case .error(let e) = value { return errorIs(e.error, typeName: name) }
+        if let declared = context.file.resolveType(name, in: nil) {
+            switch value {
+            case .structure(let type, _), .enumCase(let type, _, _):
+                return type == declared.qualifiedName || type == declared.name
+            default: return false
+            }
+        }
+        return Value.runtimeTypeName(of: value).map { $0 == name || $0.hasSuffix("." + name) } ?? false
+    }
+}
+
+extension Value {
+    /// The Swift type name of a value whose type does not depend on its contents, nil for those
+    /// (arrays, dictionaries, tuples and `nil` are matched structurally).
+    static func runtimeTypeName(of value: Value) -> String? {
+        switch value {
+        case .bool: return "Bool"
+        case .int: return "Int"
+        case .double: return "Double"
+        case .string: return "String"
+        case .structure(let type, _), .enumCase(let type, _, _): return type.isEmpty ? nil : type
+        case .content: return "GeneratedContent"
+        case .type: return nil
+        case .model: return "SystemLanguageModel"
+        case .session: return "LanguageModelSession"
+        case .response: return "LanguageModelSession.Response"
+        case .stream: return "LanguageModelSession.ResponseStream"
+        case .snapshot: return "LanguageModelSession.ResponseStream.Snapshot"
+        case .options: return "GenerationOptions"
+        case .samplingMode: return "GenerationOptions.SamplingMode"
+        case .toolCallingMode: return "GenerationOptions.ToolCallingMode"
+        case .useCase: return "SystemLanguageModel.UseCase"
+        case .instructions: return "Instructions"
+        case .prompt: return "Prompt"
+        case .transcript: return "Transcript"
+        case .transcriptEntry: return "Transcript.Entry"
+        case .usage: return "LanguageModelSession.Usage"
+        case .range: return "Range<Int>"
+        case .schema: return "GenerationSchema"
+        case .dynamicSchema: return "DynamicGenerationSchema"
+        case .dynamicProperty: return "DynamicGenerationSchema.Property"
+        case .data: return "Data"
+        case .null, .array, .dictionary, .tuple, .error: return nil
+        }
+    }
+
+    /// How a runtime error names the value's type (`as!` failures).
+    var typeDescription: String {
+        switch self {
+        case .null: return "Optional<Any>.none"
+        case .array: return "Array"
+        case .dictionary: return "Dictionary"
+        case .tuple(let items): return "(" + items.map { ($0.label.map { "\($0): " } ?? "") + $0.value.typeDescription }.joined(separator: ", ") + ")"
+        case .error(let e): return "\(Swift.type(of: e.error))"
+        default: return Value.runtimeTypeName(of: self) ?? "enum case"
+        }
+    }
+}

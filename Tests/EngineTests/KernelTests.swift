@@ -218,7 +218,9 @@ final class KernelTests: XCTestCase {
             let pool = ThreadPool(threadCount: 2 + i % 3)
             if i % 4 == 1 { pool.parallelFor(16) { _ in } }
         }
-        XCTAssertLessThanOrEqual(try threadCount(), before, "every worker of the 200 dropped pools was joined")
+        // A small margin for threads the runtime may start meanwhile (Dispatch, Concurrency);
+        // the pools hold 200-800 workers, of which the old pool leaked over a hundred.
+        XCTAssertLessThanOrEqual(try threadCount(), before + 16, "every worker of the 200 dropped pools was joined")
     }
 
     // MARK: - Independent per-element transcription of the ggml block formulas

@@ -81,7 +81,13 @@ let package = Package(
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "SchemaTests", dependencies: ["Schema", "JSON"]),
-        .testTarget(name: "PromptLanguageTests", dependencies: ["PromptLanguage", "Schema", "JSON", "PlaygroundEvaluator", "FoundationModelsRuntime"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "PromptLanguageTests",
+            dependencies: [
+                "PromptLanguage", "Schema", "JSON", "PlaygroundEvaluator", "FoundationModelsRuntime",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "EngineTests", dependencies: ["GGUF", "Tokenizer", "Kernels", "Inference", "JSON"], exclude: ["Reference"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Schema", "JSON", "GGUF", "Tokenizer", "Inference", "FoundationModelsRuntime", "EmbeddedModel", "PromptLanguage", "PlaygroundEvaluator"]),
         .testTarget(name: "RuntimeTests", dependencies: ["FoundationModelsRuntime", "EmbeddedModel", "Inference", "Schema", "JSON"]),

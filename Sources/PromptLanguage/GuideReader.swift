@@ -76,11 +76,21 @@ struct GuideReader {
 
     /// A regex written as a literal, `Regex { ... }`, `Regex("...")` or
     /// `try Regex("...")` (also with `try!`).
+    /// Whether a callee's text is exactly `Regex`, without building the text
+    /// for the common `.anyOf(...)`-style member accesses.
+    private static func isRegexName(_ callee: ExprSyntax) -> Bool {
+        if let reference = callee.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil {
+            return reference.baseName.text == "Regex"
+        }
+        if let member = callee.as(MemberAccessExprSyntax.self), member.period.presence == .present { return false }
+        return callee.trimmedText == "Regex"
+    }
+
     private func regexPattern(_ expression: ExprSyntax) -> Guide.Kind? {
         var expression = expression
         if let tryExpression = expression.as(TryExprSyntax.self) { expression = tryExpression.expression }
         if let literal = expression.as(RegexLiteralExprSyntax.self) { return .pattern(literal.regex.text) }
-        guard let call = expression.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedText == "Regex" else {
+        guard let call = expression.as(FunctionCallExprSyntax.self), Self.isRegexName(call.calledExpression) else {
             return nil
         }
         if let closure = call.trailingClosure, call.arguments.isEmpty {

@@ -16,7 +16,7 @@ struct ModelBuilder {
     }
 
     mutating func build(_ tree: SourceFileSyntax) {
-        for item in tree.statements {
+        for item in tree.statements.fastElements {
             switch item.item {
             case .decl(let decl):
                 readTopLevel(decl)
@@ -94,7 +94,7 @@ struct ModelBuilder {
         var methods: [FunctionDeclaration] = []
         var nested: [String] = []
         var typeAliases: [String: String] = [:]
-        for member in members.members {
+        for member in members.members.fastElements {
             let decl = member.decl
             if let variable = decl.as(VariableDeclSyntax.self) {
                 for property in readProperties(variable) {
@@ -149,7 +149,7 @@ struct ModelBuilder {
             .filter { SyntaxReading.attributeName($0) == "Guide" }
             .map { readGuideAttribute($0) }
         var result: [PropertyDeclaration] = []
-        for binding in variable.bindings {
+        for binding in variable.bindings.fastElements {
             guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
             var isComputed = false
             var literal = binding.initializer.flatMap { SyntaxReading.literal($0.value) }
@@ -269,7 +269,7 @@ struct ModelBuilder {
         var description: String?
         var descriptionRange: SourceRange?
         var guides: [Guide] = []
-        for argument in SyntaxReading.arguments(attribute) ?? [] {
+        for argument in (SyntaxReading.arguments(attribute) ?? []).fastElements {
             if argument.label?.text == "description" {
                 descriptionRange = source.range(of: argument.expression)
                 if let text = SyntaxReading.literal(argument.expression)?.stringValue {
@@ -341,7 +341,7 @@ struct SessionCollector {
         var tools: [ToolReference] = []
         if let toolsArgument = SyntaxReading.argument("tools", in: arguments) {
             if let array = toolsArgument.expression.as(ArrayExprSyntax.self) {
-                for element in array.elements {
+                for element in array.elements.fastElements {
                     tools.append(ToolReference(
                         range: source.range(of: element.expression),
                         typeName: SyntaxReading.typeName(of: element.expression),

@@ -56,11 +56,15 @@ public struct SourceText: Sendable {
     /// The position of a byte offset (clamped into the file).
     public func position(at offset: Int) -> SourcePosition {
         let offset = min(max(0, offset), bytes.count)
-        var low = 0
-        var high = lineStarts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        // Binary search without bounds checks (a hot path: two per model element).
+        let low = lineStarts.withUnsafeBufferPointer { starts in
+            var low = 0
+            var high = starts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+            }
+            return low
         }
         return SourcePosition(offset: offset, line: low + 1, column: offset - lineStarts[low] + 1)
     }

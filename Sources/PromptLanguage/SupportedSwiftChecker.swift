@@ -73,7 +73,7 @@ public struct SupportedSwiftChecker {
     // MARK: Top level and declarations
 
     private mutating func checkTopLevel(_ items: CodeBlockItemListSyntax) {
-        for item in items {
+        for item in items.fastElements {
             switch item.item {
             case .decl(let decl):
                 if let macro = decl.as(MacroExpansionDeclSyntax.self) {
@@ -107,7 +107,7 @@ public struct SupportedSwiftChecker {
             unsupported(node, "the macro '#\(name)'", "only #Playground blocks are supported at top level")
             return
         }
-        for argument in arguments {
+        for argument in arguments.fastElements {
             if let body = argument.expression.as(ClosureExprSyntax.self) {
                 checkStatements(body.statements)
             } else if argument.label != nil || SyntaxReading.literal(argument.expression)?.stringValue == nil {
@@ -123,7 +123,7 @@ public struct SupportedSwiftChecker {
     /// A top-level constant: static data only. Model calls belong in blocks.
     private mutating func checkConstant(_ variable: VariableDeclSyntax) {
         checkModifiers(variable)
-        for binding in variable.bindings {
+        for binding in variable.bindings.fastElements {
             guard let initializer = binding.initializer else { continue }
             let finder = EffectFinder(viewMode: .sourceAccurate)
             finder.walk(initializer.value)
@@ -143,7 +143,7 @@ public struct SupportedSwiftChecker {
                 unsupported(attribute, "the attribute '\(attribute.trimmedText)'", "remove it")
             }
         }
-        for modifier in variable.modifiers {
+        for modifier in variable.modifiers.fastElements {
             switch modifier.name.tokenKind {
             case .keyword(.static), .keyword(.private), .keyword(.fileprivate), .keyword(.public), .keyword(.internal),
                 .keyword(.nonisolated):
@@ -202,7 +202,7 @@ public struct SupportedSwiftChecker {
             unsupported(decl, "this declaration", "prompt files declare structs, enums, tools, constants and #Playground blocks")
             return
         }
-        for member in members?.members ?? [] {
+        for member in (members?.members ?? []).fastElements {
             checkDeclaration(member.decl, inType: true, inTool: isTool)
         }
     }
@@ -223,7 +223,7 @@ public struct SupportedSwiftChecker {
 
     private mutating func checkMemberVariable(_ variable: VariableDeclSyntax) {
         checkModifiers(variable)
-        for binding in variable.bindings {
+        for binding in variable.bindings.fastElements {
             checkPattern(binding.pattern, allowBindings: false)
             if let initializer = binding.initializer { checkExpression(initializer.value) }
             if let accessors = binding.accessorBlock {
@@ -231,7 +231,7 @@ public struct SupportedSwiftChecker {
                 case .getter(let statements):
                     checkStatements(statements)
                 case .accessors(let list):
-                    for accessor in list {
+                    for accessor in list.fastElements {
                         if accessor.accessorSpecifier.tokenKind == .keyword(.get), let body = accessor.body {
                             checkStatements(body.statements)
                         } else {
@@ -246,7 +246,7 @@ public struct SupportedSwiftChecker {
     // MARK: Statements
 
     mutating func checkStatements(_ items: CodeBlockItemListSyntax) {
-        for item in items {
+        for item in items.fastElements {
             switch item.item {
             case .decl(let decl): checkLocalDeclaration(decl)
             case .stmt(let statement): checkStatement(statement)
@@ -260,8 +260,8 @@ public struct SupportedSwiftChecker {
             if let attribute = variable.attributes.first {
                 unsupported(attribute, "the attribute '\(attribute.trimmedText)'", "remove it")
             }
-            for modifier in variable.modifiers { unsupported(modifier, "the modifier '\(modifier.trimmedText)'", "remove it") }
-            for binding in variable.bindings {
+            for modifier in variable.modifiers.fastElements { unsupported(modifier, "the modifier '\(modifier.trimmedText)'", "remove it") }
+            for binding in variable.bindings.fastElements {
                 checkPattern(binding.pattern, allowBindings: false)
                 if let accessors = binding.accessorBlock {
                     unsupported(accessors, "a computed local variable", "assign the value with 'let'")
@@ -305,8 +305,8 @@ public struct SupportedSwiftChecker {
             }
         } else if let doStatement = statement.as(DoStmtSyntax.self) {
             checkStatements(doStatement.body.statements)
-            for clause in doStatement.catchClauses {
-                for item in clause.catchItems {
+            for clause in doStatement.catchClauses.fastElements {
+                for item in clause.catchItems.fastElements {
                     if let pattern = item.pattern { checkCatchPattern(pattern) }
                     if let whereClause = item.whereClause {
                         unsupported(whereClause, "'where' in a catch clause", "catch the error, then test the condition with 'if' inside")
@@ -350,7 +350,7 @@ public struct SupportedSwiftChecker {
     mutating func checkExpression(_ expression: ExprSyntax) {
         if expression.is(MissingExprSyntax.self) { return }
         if let string = expression.as(StringLiteralExprSyntax.self) {
-            for segment in string.segments {
+            for segment in string.segments.fastElements {
                 if case .expressionSegment(let interpolation) = segment {
                     // (Counted by hand: `filter` on a syntax collection builds a new tree.)
                     var unlabelled = 0
@@ -376,12 +376,12 @@ public struct SupportedSwiftChecker {
             return
         }
         if let array = expression.as(ArrayExprSyntax.self) {
-            for element in array.elements { checkExpression(element.expression) }
+            for element in array.elements.fastElements { checkExpression(element.expression) }
             return
         }
         if let dictionary = expression.as(DictionaryExprSyntax.self) {
             if case .elements(let elements) = dictionary.content {
-                for element in elements {
+                for element in elements.fastElements {
                     checkExpression(element.key)
                     checkExpression(element.value)
                 }
@@ -398,7 +398,7 @@ public struct SupportedSwiftChecker {
         }
         if let subscriptCall = expression.as(SubscriptCallExprSyntax.self) {
             checkExpression(subscriptCall.calledExpression)
-            for argument in subscriptCall.arguments { checkExpression(argument.expression) }
+            for argument in subscriptCall.arguments.fastElements { checkExpression(argument.expression) }
             if let closure = subscriptCall.trailingClosure { unsupported(closure, "a closure", "compute the value first") }
             return
         }
@@ -411,7 +411,7 @@ public struct SupportedSwiftChecker {
             return
         }
         if let sequence = expression.as(SequenceExprSyntax.self) {
-            for element in sequence.elements { checkSequenceElement(element) }
+            for element in sequence.elements.fastElements { checkSequenceElement(element) }
             return
         }
         if let infix = expression.as(InfixOperatorExprSyntax.self) {
@@ -428,7 +428,7 @@ public struct SupportedSwiftChecker {
             return
         }
         if let tuple = expression.as(TupleExprSyntax.self) {
-            for element in tuple.elements { checkExpression(element.expression) }
+            for element in tuple.elements.fastElements { checkExpression(element.expression) }
             return
         }
         if let ternary = expression.as(TernaryExprSyntax.self) {
@@ -516,7 +516,7 @@ public struct SupportedSwiftChecker {
             unsupported(reference, "the function '\(reference.baseName.text)(...)'",
                         "prompt files call print, initializers of FoundationModels and file types, and methods of values; compute the value with operators, if or a for-in loop")
         }
-        for argument in call.arguments { checkExpression(argument.expression) }
+        for argument in call.arguments.fastElements { checkExpression(argument.expression) }
         var builderAllowed = false
         var functionalMethod = false
         if let reference = callee.as(DeclReferenceExprSyntax.self) {
@@ -537,7 +537,7 @@ public struct SupportedSwiftChecker {
                 unsupported(closure, "a trailing closure here", Self.closureFix)
             }
         }
-        for extra in call.additionalTrailingClosures {
+        for extra in call.additionalTrailingClosures.fastElements {
             unsupported(extra.closure, "a second trailing closure", Self.closureFix)
         }
     }
@@ -559,7 +559,7 @@ public struct SupportedSwiftChecker {
 
     /// The conditions of `if`, `while` and `guard`.
     private mutating func checkConditions(_ conditions: ConditionElementListSyntax) {
-        for condition in conditions {
+        for condition in conditions.fastElements {
             switch condition.condition {
             case .expression(let expression):
                 checkExpression(expression)
@@ -579,11 +579,11 @@ public struct SupportedSwiftChecker {
 
     private mutating func checkSwitch(_ switchExpression: SwitchExprSyntax) {
         checkExpression(switchExpression.subject)
-        for element in switchExpression.cases {
+        for element in switchExpression.cases.fastElements {
             switch element {
             case .switchCase(let switchCase):
                 if case .case(let label) = switchCase.label {
-                    for item in label.caseItems {
+                    for item in label.caseItems.fastElements {
                         checkPattern(item.pattern, allowBindings: true)
                         if let whereClause = item.whereClause { checkExpression(whereClause.condition) }
                     }
@@ -600,7 +600,7 @@ public struct SupportedSwiftChecker {
     /// The statements of a result builder (`Prompt { }`, `Instructions { }`,
     /// `respond { }`): each expression is a line of the text.
     private mutating func checkBuilder(_ items: CodeBlockItemListSyntax) {
-        for item in items {
+        for item in items.fastElements {
             var element = item.item
             if case .stmt(let statement) = element, let expressionStatement = statement.as(ExpressionStmtSyntax.self) {
                 element = .expr(expressionStatement.expression)
@@ -642,7 +642,7 @@ public struct SupportedSwiftChecker {
     /// `for` patterns: a name, `_`, or a tuple of those (`(index, word)`).
     private mutating func checkLoopPattern(_ pattern: PatternSyntax) {
         if let tuple = pattern.as(TuplePatternSyntax.self) {
-            for element in tuple.elements {
+            for element in tuple.elements.fastElements {
                 if let label = element.label { unsupported(label, "a labelled tuple pattern", "bind by position: (index, word)") }
                 checkLoopPattern(element.pattern)
             }
@@ -724,7 +724,7 @@ public struct SupportedSwiftChecker {
     /// qualified cases such as `LanguageModelSession.GenerationError.exceededContextWindowSize`.
     private mutating func checkCasePattern(_ expression: ExprSyntax) {
         if let call = expression.as(FunctionCallExprSyntax.self), call.calledExpression.is(MemberAccessExprSyntax.self) {
-            for argument in call.arguments {
+            for argument in call.arguments.fastElements {
                 if let inner = argument.expression.as(PatternExprSyntax.self) {
                     checkPattern(inner.pattern, allowBindings: true)
                 } else {
@@ -738,7 +738,7 @@ public struct SupportedSwiftChecker {
             return
         }
         if let sequence = expression.as(SequenceExprSyntax.self), SyntaxReading.rangeOperands(expression) != nil {
-            for element in sequence.elements { checkSequenceElement(element) }
+            for element in sequence.elements.fastElements { checkSequenceElement(element) }
             return
         }
         if let tuple = expression.as(TupleExprSyntax.self), !(tuple.elements.count == 1 && tuple.elements.first?.label == nil) {

@@ -39,10 +39,11 @@ enum SyntaxReading {
     }
 
     static func attributes(_ list: AttributeListSyntax) -> [AttributeSyntax] {
-        list.compactMap { element in
-            if case .attribute(let attribute) = element { return attribute }
-            return nil
+        var result: [AttributeSyntax] = []
+        for element in list.fastElements {
+            if case .attribute(let attribute) = element { result.append(attribute) }
         }
+        return result
     }
 
     static func arguments(_ attribute: AttributeSyntax) -> LabeledExprListSyntax? {
@@ -75,7 +76,7 @@ enum SyntaxReading {
         }
         if let array = expression.as(ArrayExprSyntax.self) {
             var values: [LiteralValue] = []
-            for element in array.elements {
+            for element in array.elements.fastElements {
                 guard let value = literal(element.expression) else { return nil }
                 values.append(value)
             }
@@ -108,7 +109,7 @@ enum SyntaxReading {
 
     /// The labelled argument of a call, if present.
     static func argument(_ label: String, in arguments: LabeledExprListSyntax) -> LabeledExprSyntax? {
-        arguments.first { $0.label?.text == label }
+        arguments.fastElements.first { $0.label?.text == label }
     }
 
     /// The member name of `.name` or `Base.name`, and the base text.
@@ -152,4 +153,31 @@ enum SyntaxReading {
         }
         return nil
     }
+}
+
+/// The elements of a syntax collection, iterated without swift-syntax's
+/// `SyntaxCollectionIterator`: its `next()` is generic and not specialized
+/// across modules, so every element cost a generic-metadata lookup under a
+/// lock (about a tenth of the analysis of a large file). Here the element
+/// type is known at the call site and the children are plain `Syntax`.
+struct SyntaxElements<Element: SyntaxProtocol>: Sequence {
+    let children: SyntaxChildren
+
+    func makeIterator() -> Iterator { Iterator(base: children.makeIterator()) }
+
+    struct Iterator: IteratorProtocol {
+        var base: SyntaxChildren.Iterator
+
+        mutating func next() -> Element? {
+            while let child = base.next() {
+                if let element = Element(child) { return element }
+            }
+            return nil
+        }
+    }
+}
+
+extension SyntaxCollection {
+    /// The elements in order (the same as iterating the collection, faster).
+    var fastElements: SyntaxElements<Element> { SyntaxElements(children: children(viewMode: .all)) }
 }

@@ -29,6 +29,11 @@ extension Interpreter {
             if base.isNull, baseExpr.is(OptionalChainingExprSyntax.self) { return .null }
             return try await method(name, of: base, baseExpr: baseExpr, e)
         }
+        // `[Int]()` and `[String: Int]()`: empty collections.
+        if e.arguments.isEmpty, e.trailingClosure == nil {
+            if e.calledExpression.is(ArrayExprSyntax.self) { return .array([]) }
+            if e.calledExpression.is(DictionaryExprSyntax.self) { return .dictionary([]) }
+        }
         throw error("'\(e.calledExpression.trimmedDescription.prefix(40))' cannot be called in prompt files", e)
     }
 
@@ -93,6 +98,10 @@ extension Interpreter {
             let args = try await arguments(e.arguments)
             // String(data:encoding:) is optional: nil when the bytes are not valid UTF-8.
             if case .data(let bytes)? = args.value("data") { return String(validating: bytes, as: UTF8.self).map(Value.string) ?? .null }
+            if let repeated = args.value("repeating"), case .int(let count)? = args.value("count") {
+                guard count >= 0 else { throw error("String(repeating:count:) needs a count of at least 0", e) }
+                return .string(String(repeating: repeated.description, count: count))
+            }
             return .string((args.value("describing") ?? args.unlabelled.first ?? .string("")).description)
         case "Int":
             let args = try await arguments(e.arguments)
@@ -101,6 +110,24 @@ extension Interpreter {
             case .double(let d): return .int(Int(d))
             case .string(let s): return Int(s).map(Value.int) ?? .null
             default: throw error("Int(...) needs a number or a string", e)
+            }
+        case "Array":
+            let args = try await arguments(e.arguments)
+            guard let source = args.unlabelled.first else { return .array([]) }
+            switch source {
+            case .array(let items): return .array(items)
+            case .range(let lower, let upper, _) where upper - lower <= 1_000_000: return .array((lower..<max(lower, upper)).map(Value.int))
+            case .string(let s): return .array(s.map { .string(String($0)) })
+            case .dictionary(let pairs): return .array(pairs.map { .tuple([(label: "key", value: $0.key), (label: "value", value: $0.value)]) })
+            case .content(let c) where c.arrayValue != nil: return .array(c.arrayValue!.map(Value.content))
+            default: throw error("Array(...) needs an array, a range of at most 1000000 numbers, a string or a dictionary", e)
+            }
+        case "Bool":
+            let args = try await arguments(e.arguments)
+            switch args.unlabelled.first {
+            case .bool(let b): return .bool(b)
+            case .string(let s): return Bool(s).map(Value.bool) ?? .null
+            default: throw error("Bool(...) needs a Bool or a string", e)
             }
         case "Double", "Float":
             let args = try await arguments(e.arguments)
@@ -144,7 +171,7 @@ extension Interpreter {
                     let elements: [Value]
                     switch try await evaluate(loop.sequence) {
                     case .array(let items): elements = items
-                    case .range(let lower, let upper) where upper - lower <= 10_000: elements = (lower..<max(lower, upper)).map(Value.int)
+                    case .range(let lower, let upper, _) where upper - lower <= 10_000: elements = (lower..<max(lower, upper)).map(Value.int)
                     default: throw error("a builder loop needs an array or a range of at most 10000 numbers", loop.sequence)
                     }
                     for element in elements {
@@ -197,7 +224,7 @@ extension Interpreter {
         var used = Set<String>()
         for property in stored {
             if let given = args.items.first(where: { $0.label == property.name }) {
-                fields.append((property.name, given.value))
+                fields.append((property.name, given.value.converted(to: property.type)))
                 used.insert(property.name)
             } else if let initializer = context.initializer(of: property) {
                 fields.append((property.name, try await isolated([:]) { try await evaluate(initializer) }))
@@ -258,7 +285,10 @@ extension Interpreter {
             if typeName.hasSuffix("SamplingMode") || typeName == "GenerationOptions" { return try await implicitCall(name, e) }
             if let type = context.file.resolveType(typeName, in: nil), type.kind == .enum {
                 let args = try await arguments(e.arguments)
-                return .enumCase(type: type.qualifiedName, name: name, payload: args.items.map { ($0.label, $0.value) })
+                let declared = type.cases.first { $0.name == name }?.associatedValues ?? []
+                return .enumCase(type: type.qualifiedName, name: name, payload: args.items.enumerated().map { index, item in
+                    (item.label, item.value.converted(to: declared.indices.contains(index) ? declared[index].type : nil))
+                })
             }
             if let type = context.file.resolveType(name, in: typeName) { return try await construct(type, e) }
         case .structure(let type, let fields) where name == "value":
@@ -304,9 +334,56 @@ extension Interpreter {
         case ("prefix", .array(let a)): return .array(Array(a.prefix(Int(args.unlabelled.first?.number ?? 0))))
         case ("randomElement", .array(let a)): return a.first ?? .null
         case ("append", .array(var a)):
-            a.append(args.unlabelled.first ?? .null)
+            if let more = args.value("contentsOf") {
+                guard case .array(let items) = more else { throw error("append(contentsOf:) needs an array", e) }
+                a += items
+            } else {
+                a.append(args.unlabelled.first ?? .null)
+            }
             try await assign(to: baseExpr, .array(a))
             return .null
+        case ("append", .string(let s)):
+            try await assign(to: baseExpr, .string(s + (args.unlabelled.first ?? args.value("contentsOf") ?? .string("")).description))
+            return .null
+        case ("toggle", .bool(let b)):
+            try await assign(to: baseExpr, .bool(!b))
+            return .null
+        case ("insert", .array(var a)):
+            guard let item = args.unlabelled.first, case .int(let index)? = args.value("at") else { throw error("insert needs a value and at: index", e) }
+            guard (0...a.count).contains(index) else { throw error("index \(index) out of range (0...\(a.count))", e) }
+            a.insert(item, at: index)
+            try await assign(to: baseExpr, .array(a))
+            return .null
+        case ("remove", .array(var a)):
+            guard case .int(let index)? = args.value("at") else { throw error("remove needs at: index", e) }
+            guard a.indices.contains(index) else { throw error("index \(index) out of range (count \(a.count))", e) }
+            let removed = a.remove(at: index)
+            try await assign(to: baseExpr, .array(a))
+            return removed
+        case ("removeLast", .array(var a)), ("removeFirst", .array(var a)):
+            guard !a.isEmpty else { throw error("can't remove \(name == "removeLast" ? "last" : "first") element from an empty collection", e) }
+            let removed = name == "removeLast" ? a.removeLast() : a.removeFirst()
+            try await assign(to: baseExpr, .array(a))
+            return removed
+        case ("removeAll", .array) where closure == nil:
+            try await assign(to: baseExpr, .array([]))
+            return .null
+        case ("removeValue", .dictionary(var pairs)):
+            let key = args.value("forKey") ?? .null
+            guard let index = pairs.firstIndex(where: { Value.equal($0.key, key) }) else { return .null }
+            let removed = pairs.remove(at: index).value
+            try await assign(to: baseExpr, .dictionary(pairs))
+            return removed
+        case ("max", .array(let a)) where closure == nil && args.items.isEmpty:
+            return a.max { (Value.compare($0, $1) ?? 0) < 0 } ?? .null
+        case ("min", .array(let a)) where closure == nil && args.items.isEmpty:
+            return a.min { (Value.compare($0, $1) ?? 0) < 0 } ?? .null
+        case ("dropFirst", .array(let a)): return .array(Array(a.dropFirst(Int(args.unlabelled.first?.number ?? 1))))
+        case ("dropLast", .array(let a)): return .array(Array(a.dropLast(Int(args.unlabelled.first?.number ?? 1))))
+        case ("suffix", .array(let a)): return .array(Array(a.suffix(Int(args.unlabelled.first?.number ?? 0))))
+        case ("firstIndex", .array(let a)):
+            let needle = args.value("of") ?? .null
+            return a.firstIndex { Value.equal($0, needle) }.map(Value.int) ?? .null
         case ("map", .array(let a)), ("filter", .array(let a)), ("compactMap", .array(let a)), ("forEach", .array(let a)):
             guard let closure = closure ?? args.items.first.flatMap({ $0.syntax.as(ClosureExprSyntax.self) }) else {
                 throw error("\(name) needs a closure", e)

@@ -189,7 +189,8 @@ extension Interpreter {
             }
         case "..<", "...":
             guard case .int(let lower) = left, case .int(let upper) = right else { throw error("ranges need integer bounds", e) }
-            return .range(lower: lower, upper: op == "..<" ? upper : upper + 1)
+            if lower > upper { throw error("range requires lowerBound <= upperBound (\(lower)\(op)\(upper))", e) }
+            return .range(lower: lower, upper: op == "..<" ? upper : upper + 1, closed: op == "...")
         default:
             return try arithmetic(op, left, right, e)
         }
@@ -241,7 +242,11 @@ extension Interpreter {
                 a[i] = value
                 return try assign(base.baseName.text, .array(a), at: base)
             case .dictionary(var pairs):
-                if let i = pairs.firstIndex(where: { Value.equal($0.key, index) }) { pairs[i].value = value } else { pairs.append((index, value)) }
+                // `dict[key] = nil` removes the key, as in Swift.
+                let existing = pairs.firstIndex { Value.equal($0.key, index) }
+                if value.isNull {
+                    if let existing { pairs.remove(at: existing) }
+                } else if let existing { pairs[existing].value = value } else { pairs.append((index, value)) }
                 return try assign(base.baseName.text, .dictionary(pairs), at: base)
             default: break
             }

@@ -123,6 +123,11 @@ final class Interpreter: @unchecked Sendable {
             }
             var value = Value.null
             if let initializer = binding.initializer { value = try await evaluate(initializer.value) }
+            if let annotation = binding.typeAnnotation?.type, ["Double", "Float", "Double?", "Float?"].contains(annotation.trimmedDescription),
+               case .int(let i) = value
+            {
+                value = .double(Double(i))  // `let d: Double = 2` is 2.0
+            }
             // `let t: (name: String, count: Int) = ("a", 2)`: the annotation's labels.
             if let tupleType = binding.typeAnnotation?.type.as(TupleTypeSyntax.self), case .tuple(var items) = value,
                items.count == tupleType.elements.count
@@ -181,7 +186,7 @@ final class Interpreter: @unchecked Sendable {
         if case .stream(let stream) = sequence {
             return try await iterate(stream, loop)
         }
-        if case .range(let lower, let upper) = sequence {
+        if case .range(let lower, let upper, _) = sequence {
             // Ranges are walked lazily: `0..<1_000_000_000` must not allocate.
             var index = lower
             while index < upper {
@@ -360,7 +365,7 @@ final class Interpreter: @unchecked Sendable {
         }
         // An expression pattern: compare with ==.
         let candidate = try await evaluate(expression)
-        if case .range(let lower, let upper) = candidate, case .int(let i) = value { return (lower..<upper).contains(i) ? [] : nil }
+        if case .range(let lower, let upper, _) = candidate, case .int(let i) = value { return (lower..<upper).contains(i) ? [] : nil }
         return Value.equal(candidate, value) ? [] : nil
     }
 

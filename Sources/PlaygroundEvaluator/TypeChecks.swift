@@ -1,4 +1,5 @@
 import FoundationModelsRuntime
+import PromptLanguage
 import SwiftSyntax
 
 /// `is`, `as?` and `as!`: whether a runtime value has a written type.
@@ -68,6 +69,20 @@ extension Interpreter {
 }
 
 extension Value {
+    /// An integer literal given where the declaration says `Double` (also inside optionals, arrays and
+    /// dictionary values) becomes a Double, as Swift's literal typing makes it.
+    func converted(to type: TypeReference?) -> Value {
+        guard let type else { return self }
+        switch (type.shape, self) {
+        case (.named(let name, _), .int(let i)) where ["Double", "Float", "CGFloat"].contains(name): return .double(Double(i))
+        case (.optional(let wrapped), _): return converted(to: wrapped)
+        case (.array(let element), .array(let items)): return .array(items.map { $0.converted(to: element) })
+        case (.dictionary(_, let valueType), .dictionary(let pairs)):
+            return .dictionary(pairs.map { ($0.key, $0.value.converted(to: valueType)) })
+        default: return self
+        }
+    }
+
     /// The Swift type name of a value whose type does not depend on its contents, nil for those
     /// (arrays, dictionaries, tuples and `nil` are matched structurally).
     static func runtimeTypeName(of value: Value) -> String? {
@@ -93,7 +108,7 @@ extension Value {
         case .transcript: return "Transcript"
         case .transcriptEntry: return "Transcript.Entry"
         case .usage: return "LanguageModelSession.Usage"
-        case .range: return "Range<Int>"
+        case .range(_, _, let closed): return closed ? "ClosedRange<Int>" : "Range<Int>"
         case .schema: return "GenerationSchema"
         case .dynamicSchema: return "DynamicGenerationSchema"
         case .dynamicProperty: return "DynamicGenerationSchema.Property"

@@ -35,7 +35,8 @@ indirect enum Value: @unchecked Sendable {
     case transcriptEntry(Transcript.Entry)
     case usage(Usage)
     case error(ErrorValue)
-    case range(lower: Int, upper: Int)
+    /// `lower..<upper`, or `lower...(upper - 1)` when `closed` (upper stays exclusive).
+    case range(lower: Int, upper: Int, closed: Bool)
     case schema(GenerationSchema)
     case dynamicSchema(DynamicSchema)
     case dynamicProperty(Property, [Definition])
@@ -122,7 +123,7 @@ extension Value {
         case .transcriptEntry(let e): return e.description
         case .usage(let u): return "Usage(promptTokens: \(u.promptTokens), cachedTokens: \(u.cachedTokens), responseTokens: \(u.responseTokens))"
         case .error(let e): return "\(e.error)"
-        case .range(let lower, let upper): return "\(lower)..<\(upper)"
+        case .range(let lower, let upper, let closed): return closed ? "\(lower)...\(upper - 1)" : "\(lower)..<\(upper)"
         case .schema(let schema): return "GenerationSchema(\(schema.typeName))"
         case .dynamicSchema: return "DynamicGenerationSchema"
         case .dynamicProperty(let property, _): return "DynamicGenerationSchema.Property(\(property.name))"

@@ -117,3 +117,90 @@ final class TupleAndCastTests: XCTestCase {
                       block.results.last?.text ?? "")
     }
 }
+
+/// Values whose printing or mutation differed from Swift (found by running FM306-clean code).
+final class SwiftParityTests: XCTestCase {
+    func testRangesConversionsAndMutatingMethodsMatchSwift() async {
+        let result = await evaluate(#"""
+            #Playground {
+                print(0..<3, 1...3, Array(1...3), Array("ab"))
+                print(String(repeating: "ab", count: 2), Bool("true") ?? false, Bool("x") == nil)
+                var flag = true
+                flag.toggle()
+                var list = [1]
+                list.append(contentsOf: [2, 3])
+                list.insert(0, at: 0)
+                let removed = list.remove(at: 1)
+                print(flag, list, removed, list.max() ?? 0, list.min() ?? 0, list.firstIndex(of: 3) ?? -1)
+                print(list.dropFirst(), list.dropLast(2), list.suffix(2), list.removeLast(), list)
+                var dict = ["a": 1, "b": 2, "c": 3]
+                dict["a"] = nil
+                let old = dict.removeValue(forKey: "b")
+                print(dict, dict.count, old ?? 0)
+                var text = "ab"
+                text.append("c")
+                print(text)
+            }
+            """#)
+        XCTAssertEqual(prints(result), [
+            #"0..<3 1...3 [1, 2, 3] ["a", "b"]"#,
+            "abab true true",
+            "false [0, 2, 3] 1 3 0 2",
+            "[2, 3] [0] [2, 3] 3 [0, 2]",
+            #"["c": 3] 1 2"#,
+            "abc",
+        ])
+    }
+
+    func testIntegerLiteralsTakeDeclaredDoubleTypesAndEmptyInitializers() async {
+        let result = await evaluate(#"""
+            enum Shape {
+                case circle(radius: Double)
+                case square(Int)
+            }
+
+            struct Stop {
+                var hours: Double
+                var rates: [Double]
+                var count: Int
+            }
+
+            #Playground {
+                let d: Double = 2
+                print(d, Shape.circle(radius: 2), Shape.square(3))
+                print(Stop(hours: 1, rates: [1, 2], count: 4))
+                var names = [String]()
+                names.append("a")
+                print(names, [String: Int](), [Int]().isEmpty)
+            }
+            """#)
+        XCTAssertEqual(prints(result), [
+            "2.0 circle(radius: 2.0) square(3)",
+            "Stop(hours: 1.0, rates: [1.0, 2.0], count: 4)",
+            #"["a"] [:] true"#,
+        ])
+    }
+
+    func testEmptyCollectionsAndBadRangesAreRuntimeErrors() async {
+        let result = await evaluate("""
+            #Playground {
+                var list: [Int] = []
+                print("before")
+                _ = list.removeLast()
+            }
+
+            #Playground {
+                let n = 3
+                for i in n...1 {
+                    print(i)
+                }
+            }
+            """)
+        XCTAssertEqual(result.blocks[0].status, .error)
+        XCTAssertEqual(result.blocks[0].results.last?.line, 4)
+        XCTAssertTrue(result.blocks[0].results.last?.text.contains("can't remove last element from an empty collection") == true)
+        XCTAssertEqual(result.blocks[1].status, .error)
+        XCTAssertTrue(result.blocks[1].results.last?.text.contains("range requires lowerBound <= upperBound (3...1)") == true,
+                      result.blocks[1].results.last?.text ?? "")
+    }
+}

@@ -205,6 +205,10 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
             if let (piece, count) = gate.add(text, tokens: tokens.count) { emit(.text(piece, tokenCount: count)) }
         }
 
+        // Accepted tokens the engine has not seen yet: a sampled token and the
+        // forced run that follows it go through the model as one batch.
+        var pending: [Int32] = []
+        pending.reserveCapacity(64)
         while generated.count < budget {
             try Task.checkCancellation()
             if let matcher {
@@ -218,13 +222,17 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
                 if !forced.isEmpty, generated.count + forced.count <= budget {
                     for token in forced { matcher.accept(token: token) }
                     let tokens = forced.map { Int32($0) }
-                    try session.evaluate(tokens)
                     if firstTokenAt == nil { firstTokenAt = .now }
                     generated += tokens
+                    pending += tokens
                     deliver(tokens)
                     continue
                 }
                 mask.withUnsafeMutableWords { matcher.fillMask($0) }
+            }
+            if !pending.isEmpty {
+                try session.evaluate(pending)
+                pending.removeAll(keepingCapacity: true)
             }
             let finishing = matcher.map { $0.minimumCompletionBytes() + 2 >= budget - generated.count } ?? false
             var token: Int32 = try session.withLogits { source in
@@ -248,8 +256,10 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
             }
             generated.append(token)
             deliver([token])
-            if generated.count < budget { try session.evaluate([token]) }
+            if generated.count < budget { pending.append(token) }
         }
+        // The finished value stays in the KV cache, so a follow-up turn reuses it.
+        if !pending.isEmpty { try session.evaluate(pending) }
         if matcher?.isFinished == true { finishedValue = true }
         if let (piece, count) = gate.finish(tail: detokenizer.finish()) { emit(.text(piece, tokenCount: count)) }
         if let matcher, !finishedValue, !matcher.isComplete {

@@ -298,6 +298,15 @@ extension Interpreter {
                 throw ThrownValue(value: .string("\(type) has no property '\(property)'"))
             }
             return field.value
+        case .enumCase(let type, let caseName, let payload) where name == "value":
+            // The member a dynamic `anyOf:` union generated (or an enum case's labelled
+            // associated values): its properties answer like Apple's GeneratedContent.
+            let args = try await arguments(e.arguments)
+            guard let property = args.value("forProperty")?.stringValue else { return base }
+            guard let field = payload.first(where: { $0.label == property }) else {
+                throw ThrownValue(value: .string("\(type).\(caseName) has no property '\(property)'"))
+            }
+            return field.value
         case .content(let c):
             if name == "value" {
                 let args = try await arguments(e.arguments)

@@ -1,4 +1,5 @@
 import FoundationModelsRuntime
+import PromptLanguage
 import Schema
 import SwiftSyntax
 
@@ -40,11 +41,11 @@ extension Interpreter {
         let description = args.value("description")?.stringValue
         if case .array(let choices)? = args.value("anyOf") {
             let strings = choices.compactMap(\.stringValue)
-            if strings.count == choices.count {
+            if strings.count == choices.count, !choices.isEmpty {
                 let definition = Definition(name: name, description: description, kind: .enumeration(strings.map { EnumCase(name: $0) }))
                 return .dynamicSchema(DynamicSchema(type: .reference(name), definitions: [definition]))
             }
-            throw error("anyOf: with schemas is not supported in prompt files; use anyOf: with strings", node)
+            return .dynamicSchema(try makeUnion(name: name, description: description, choices: choices, node))
         }
         guard case .array(let items)? = args.value("properties") else {
             throw error("DynamicGenerationSchema(name:) needs properties: or anyOf:", node)
@@ -62,12 +63,48 @@ extension Interpreter {
         return .dynamicSchema(DynamicSchema(type: .reference(name), definitions: [definition] + definitions))
     }
 
+    /// `DynamicGenerationSchema(name:description:anyOf: [DynamicGenerationSchema])`: a union of
+    /// object schemas, represented like an enum whose cases carry associated values: one case per
+    /// member, named after it, with the member's properties. Generation picks exactly one member
+    /// and writes it under its name, `{"Cat":{"name":"Tom","lives":9}}` (JSON Schema: an `anyOf`
+    /// of one-key objects). Members that are not object schemas are refused with FM309's message.
+    func makeUnion(name: String, description: String?, choices: [Value], _ node: some SyntaxProtocol) throws -> DynamicSchema {
+        guard !choices.isEmpty else { throw error(DynamicSchemaSupport.emptyAnyOfMessage, node) }
+        var cases: [EnumCase] = []
+        var definitions: [Definition] = []
+        for choice in choices {
+            switch choice {
+            case .dynamicSchema(let member):
+                guard case .reference(let memberName) = member.type,
+                      let definition = member.definitions.first(where: { $0.name == memberName }),
+                      case .object(let properties) = definition.kind
+                else {
+                    let kind: String
+                    switch member.type {
+                    case .array: kind = "an array schema (arrayOf:)"
+                    case .reference: kind = member.definitions.isEmpty ? "a reference (referenceTo:)" : "a choice (anyOf:)"
+                    default: kind = "a type schema (type:)"
+                    }
+                    throw error(DynamicSchemaSupport.anyOfMemberMessage(kind), node)
+                }
+                if cases.contains(where: { $0.name == memberName }) {
+                    throw error("anyOf: lists '\(memberName)' twice (GenerationSchema.SchemaError.duplicateType); give each member its own name", node)
+                }
+                cases.append(EnumCase(name: memberName, description: definition.description, associatedValues: properties))
+                definitions += member.definitions.filter { $0.name != memberName }
+            case .enumCase(_, "null", _):
+                throw error(DynamicSchemaSupport.nullMessage, node)
+            default:
+                throw error(DynamicSchemaSupport.anyOfMemberMessage(choice.stringValue != nil ? "a string (strings and schemas cannot be mixed)" : "not a DynamicGenerationSchema"), node)
+            }
+        }
+        let union = Definition(name: name, description: description, kind: .enumeration(cases))
+        return DynamicSchema(type: .reference(name), definitions: [union] + definitions)
+    }
+
     /// `DynamicGenerationSchema.Property(name:description:schema:isOptional:)`.
     func makeDynamicProperty(_ args: Arguments, _ node: some SyntaxProtocol) throws -> Value {
-        if case .enumCase(_, "null", _)? = args.value("schema") {
-            throw error("DynamicGenerationSchema.null (26.4) cannot be generated here: fmplay's schemas have no null type; "
-                        + "use isOptional: true on the property instead", node)
-        }
+        if case .enumCase(_, "null", _)? = args.value("schema") { throw error(DynamicSchemaSupport.nullMessage, node) }
         guard let name = args.value("name")?.stringValue, case .dynamicSchema(let schema)? = args.value("schema") else {
             throw error("DynamicGenerationSchema.Property needs name: and schema:", node)
         }

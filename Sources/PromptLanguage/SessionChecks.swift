@@ -14,18 +14,21 @@ struct SessionChecks {
     func run() -> [Diagnostic] {
         let visitor = SessionVisitor(file: file)
         visitor.walk(file.syntax)
-        return visitor.diagnostics
+        return visitor.diagnostics + visitor.dynamicSchemas.diagnostics
     }
 }
 
 private final class SessionVisitor: SyntaxVisitor {
     let file: PromptFile
     var diagnostics: [Diagnostic] = []
+    /// FM309, checked in the same walk.
+    var dynamicSchemas: DynamicSchemaChecks
     /// Session variables seen so far, by name, with their model.
     var sessionModels: [String: ModelReference?] = [:]
 
     init(file: PromptFile) {
         self.file = file
+        self.dynamicSchemas = DynamicSchemaChecks(source: file.source)
         super.init(viewMode: .sourceAccurate)
     }
 
@@ -45,6 +48,7 @@ private final class SessionVisitor: SyntaxVisitor {
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         let callee = Self.calleeName(node.calledExpression)
+        dynamicSchemas.check(node, callee: callee)
         switch callee {
         case "LanguageModelSession", "LanguageModelSession.init":
             checkSession(node)
@@ -59,6 +63,11 @@ private final class SessionVisitor: SyntaxVisitor {
                 checkModelCall(node, member: member, method: method)
             }
         }
+        return .visitChildren
+    }
+
+    override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+        dynamicSchemas.check(node)
         return .visitChildren
     }
 

@@ -238,4 +238,68 @@ final class ModelCallTests: XCTestCase {
         XCTAssertEqual(call.typeName, "Riddle")
         XCTAssertEqual(call.content["answers"]?.arrayValue?.count, 3)
     }
+
+    func testDynamicAnyOfOfObjectSchemas() async {
+        // Members may be built inline; their nested definitions (here a string enum) come along.
+        let model = ScriptedLanguageModel()
+        let result = await evaluate("""
+            #Playground {
+                let tone = DynamicGenerationSchema(name: "Tone", anyOf: ["warm", "dry"])
+                let reply = DynamicGenerationSchema(name: "Reply", description: "What to say", anyOf: [
+                    DynamicGenerationSchema(name: "Answer", description: "An answer", properties: [
+                        DynamicGenerationSchema.Property(name: "text", schema: DynamicGenerationSchema(type: String.self)),
+                        DynamicGenerationSchema.Property(name: "tone", schema: tone),
+                    ]),
+                    DynamicGenerationSchema(name: "Refusal", properties: [
+                        DynamicGenerationSchema.Property(name: "reason", schema: DynamicGenerationSchema(type: String.self), isOptional: true),
+                    ]),
+                ])
+                let response = try await LanguageModelSession().respond(to: "Say hi", schema: try GenerationSchema(root: reply, dependencies: []))
+                print(response.content)
+                print(try response.content.value(String.self, forProperty: "text"))
+            }
+            """, model: model)
+        let printed = prints(result)
+        XCTAssertEqual(printed.count, 2)
+        let call = result.blocks[0].results[0]
+        XCTAssertEqual(call.typeName, "Reply")
+        // Exactly one member, under its name; the scripted model picks the first.
+        XCTAssertNil(call.content["Refusal"])
+        XCTAssertNotNil(call.content["Answer"]?["tone"]?.stringValue)
+        XCTAssertTrue(printed[0].hasPrefix("Answer(text: "), printed[0])
+        XCTAssertEqual(printed[1], call.content["Answer"]?["text"]?.stringValue)
+        guard let schema = model.receivedRequests.first?.schema else { return XCTFail("no schema sent") }
+        guard case .enumeration(let cases)? = schema.definition(named: "Reply")?.kind else { return XCTFail("Reply is not a union") }
+        XCTAssertEqual(cases.map(\.name), ["Answer", "Refusal"])
+        XCTAssertEqual(cases[0].associatedValues.map(\.name), ["text", "tone"])
+        XCTAssertEqual(cases[0].description, "An answer")
+        XCTAssertEqual(cases[1].associatedValues.first?.isOptional, true)
+        XCTAssertNotNil(schema.definition(named: "Tone"))
+    }
+
+    func testUnsupportedDynamicSchemasAreRefusedWithTheLintMessage() async {
+        // Through a variable, lint cannot see the member; the evaluator refuses it with FM309's message.
+        let result = await evaluate("""
+            #Playground {
+                let names = DynamicGenerationSchema(arrayOf: DynamicGenerationSchema(type: String.self))
+                let choice = DynamicGenerationSchema(name: "Choice", anyOf: [names])
+                print(choice)
+            }
+            """)
+        XCTAssertEqual(result.blocks[0].status, .error)
+        XCTAssertTrue(result.blocks[0].error?.contains(
+            "anyOf: members must be object schemas, DynamicGenerationSchema(name:properties:), but this one is an array schema (arrayOf:)") == true,
+            result.blocks[0].error ?? "")
+        // Written inline, lint reports FM309 and the block does not run.
+        let gated = await evaluate("""
+            #Playground {
+                let maybe = DynamicGenerationSchema.Property(name: "x", schema: .null)
+                print(maybe)
+            }
+            """)
+        XCTAssertEqual(gated.blocks[0].status, .error)
+        XCTAssertTrue(gated.blocks[0].error?.contains("FM309") == true || gated.blocks[0].error?.contains("DynamicGenerationSchema.null cannot be generated") == true,
+                      gated.blocks[0].error ?? "")
+        XCTAssertFalse(gated.blocks[0].results.contains { $0.kind == .print })
+    }
 }

@@ -7,7 +7,7 @@ public enum DynamicSchemaSupport {
     /// `DynamicGenerationSchema.null` (26.4).
     public static let nullMessage =
         "DynamicGenerationSchema.null cannot be generated: fmplay's schemas have no null type; "
-        + "make the property optional instead (DynamicGenerationSchema.Property(..., isOptional: true))"
+        + "give the property a real schema and mark it optional instead (DynamicGenerationSchema.Property(..., isOptional: true))"
     /// An `anyOf:` member that is not `DynamicGenerationSchema(name:properties:)`.
     public static func anyOfMemberMessage(_ member: String) -> String {
         "anyOf: members must be object schemas, DynamicGenerationSchema(name:properties:), but this one is \(member); "

@@ -136,8 +136,10 @@ final class ModelQueryTests: XCTestCase {
                 let property = DynamicGenerationSchema.Property(name: "nothing", schema: .null, isOptional: true)
             }
             """)
+        // FM309 before anything runs.
         XCTAssertEqual(result.blocks[0].status, .error)
-        XCTAssertTrue(result.blocks[0].error?.contains("use isOptional: true") ?? false, result.blocks[0].error ?? "")
+        XCTAssertTrue(result.blocks[0].error?.contains("FM309") ?? false, result.blocks[0].error ?? "")
+        XCTAssertTrue(result.blocks[0].error?.contains("mark it optional instead") ?? false, result.blocks[0].error ?? "")
     }
 
     func testContextOptionsIncludeSchemaInPrompt() async {

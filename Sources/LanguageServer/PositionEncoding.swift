@@ -1,3 +1,5 @@
+import PromptLanguage
+
 /// The one place that converts between the layers' UTF-8 byte offsets and
 /// LSP positions (line and character in the negotiated encoding).
 ///
@@ -98,13 +100,7 @@ public struct LineTable: Sendable {
 
     /// The 0-based line holding `offset`.
     public func line(containing offset: Int) -> Int {
-        var low = 0
-        var high = lineStarts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
-        }
-        return low
+        SourceText.lineIndex(containing: offset, lineStarts: lineStarts)
     }
 
     /// The LSP position of a UTF-8 offset (clamped into the text). An offset

@@ -56,8 +56,16 @@ public struct SourceText: Sendable {
     /// The position of a byte offset (clamped into the file).
     public func position(at offset: Int) -> SourcePosition {
         let offset = min(max(0, offset), bytes.count)
-        // Binary search without bounds checks (a hot path: two per model element).
-        let low = lineStarts.withUnsafeBufferPointer { starts in
+        let low = Self.lineIndex(containing: offset, lineStarts: lineStarts)
+        return SourcePosition(offset: offset, line: low + 1, column: offset - lineStarts[low] + 1)
+    }
+
+    /// The 0-based index of the line holding `offset`, given ascending line
+    /// starts with `lineStarts[0] == 0`. A binary search without bounds checks
+    /// (a hot path: two per model element); the language server's line table
+    /// uses it too.
+    public static func lineIndex(containing offset: Int, lineStarts: [Int]) -> Int {
+        lineStarts.withUnsafeBufferPointer { starts in
             var low = 0
             var high = starts.count - 1
             while low < high {
@@ -66,7 +74,6 @@ public struct SourceText: Sendable {
             }
             return low
         }
-        return SourcePosition(offset: offset, line: low + 1, column: offset - lineStarts[low] + 1)
     }
 
     public func range(_ offsets: Range<Int>) -> SourceRange {

@@ -37,9 +37,12 @@ struct BenchCommand: AsyncParsableCommand {
     var format: GenerateCommand.OutputFormat = .text
 
     func validate() throws {
-        if promptTokens < 0 || generatedTokens < 0 { throw ValidationError("-p and -n must be 0 or more") }
-        if repetitions < 1 { throw ValidationError("-r must be at least 1") }
-        if let threads, threads < 1 { throw ValidationError("-t must be at least 1") }
+        if let problem = OptionChecks.integer(promptTokens, "-p", 0...OptionChecks.maximumTokens)
+            ?? OptionChecks.integer(generatedTokens, "-n", 0...OptionChecks.maximumTokens)
+            ?? OptionChecks.integer(repetitions, "-r", 1...1000) ?? OptionChecks.integer(threads, "-t", 1...1024)
+        {
+            throw ValidationError(problem)
+        }
     }
 
     func run() async throws {

@@ -35,8 +35,9 @@ struct BenchLintCommand: AsyncParsableCommand {
     static let targetMilliseconds = 200.0
 
     func validate() throws {
-        if lines < 1 { throw ValidationError("--lines must be at least 1") }
-        if runs < 1 { throw ValidationError("--runs must be at least 1") }
+        if let problem = OptionChecks.integer(lines, "--lines", 1...10_000_000) ?? OptionChecks.integer(runs, "--runs", 1...100_000) {
+            throw ValidationError(problem)
+        }
     }
 
     func run() async throws {

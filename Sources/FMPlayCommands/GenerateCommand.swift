@@ -64,8 +64,12 @@ struct GenerateCommand: AsyncParsableCommand {
 
     func validate() throws {
         if (prompt == nil) == (promptFile == nil) { throw ValidationError("give either --prompt TEXT or --prompt-file F") }
-        if maxTokens < 0 { throw ValidationError("--max-tokens must be 0 or more") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let problem = OptionChecks.integer(maxTokens, "--max-tokens", 0...OptionChecks.maximumTokens)
+            ?? OptionChecks.integer(threads, "--threads", 1...1024) ?? OptionChecks.integer(contextSize, "--context-size", 1...OptionChecks.maximumTokens)
+            ?? OptionChecks.number(Double(temperature), "--temperature", 0...OptionChecks.maximumTemperature)
+        {
+            throw ValidationError(problem)
+        }
         if !(0...1).contains(topP) { throw ValidationError("--top-p must be between 0 and 1") }
         if !(0...1).contains(minP) { throw ValidationError("--min-p must be between 0 and 1") }
         if topK < 0 { throw ValidationError("--top-k must be 0 or more") }

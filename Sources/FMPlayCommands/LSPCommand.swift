@@ -25,8 +25,8 @@ struct LSPCommand: ParsableCommand {
     var maximumMessageSize = MessageFramer.defaultMaximumMessageSize
 
     func validate() throws {
-        guard maximumMessageSize >= 1024 else {
-            throw ValidationError("--max-message-size must be at least 1024 bytes")
+        if let problem = OptionChecks.integer(maximumMessageSize, "--max-message-size", 1024...(1 << 30)) {
+            throw ValidationError(problem + " (bytes)")
         }
     }
 

@@ -49,6 +49,18 @@ public struct RunCommand: AsyncParsableCommand {
     @Option(help: "Seconds each block may run before it is cancelled.")
     var timeout: Double?
 
+    @Option(name: .customLong("memory-limit"), help: "Megabytes of memory a block may add while it runs (default 1024).")
+    var memoryLimit: Int?
+
+    @Option(name: .customLong("string-limit"), help: "Megabytes of one string value (default 16).")
+    var stringLimit: Int?
+
+    @Option(name: .customLong("element-limit"), help: "Elements of one array or dictionary (default 1000000).")
+    var elementLimit: Int?
+
+    @Option(name: .customLong("output-limit"), help: "Megabytes a block may print (default 16; also 10000 results x this/16).")
+    var outputLimit: Int?
+
     @Flag(name: .customLong("no-cache"), help: "Ignore and do not write cached results.")
     var noCache = false
 
@@ -64,17 +76,23 @@ public struct RunCommand: AsyncParsableCommand {
             throw usage("unknown backend '\(backendName)'; use one of \(ModelFactory.Backend.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if block != nil, line != nil { throw usage("use either --block or --line, not both") }
-        if let timeout, timeout <= 0 { throw usage("--timeout must be a positive number of seconds") }
-        if let maxTokens, maxTokens <= 0 { throw usage("--max-tokens must be positive") }
+        if let problem = OptionChecks.timeout(timeout) ?? OptionChecks.temperature(temperature)
+            ?? OptionChecks.integer(maxTokens, "--max-tokens", 1...OptionChecks.maximumTokens) ?? OptionChecks.integer(line, "--line", 1...Int(Int32.max))
+            ?? OptionChecks.integer(memoryLimit, "--memory-limit", 1...(1 << 20)) ?? OptionChecks.integer(stringLimit, "--string-limit", 1...4096)
+            ?? OptionChecks.integer(elementLimit, "--element-limit", 1...(1 << 30)) ?? OptionChecks.integer(outputLimit, "--output-limit", 1...4096)
+        {
+            throw usage(problem)
+        }
 
         let files: [String]
         do { files = try PromptFiles.expand(paths) } catch { throw usage("\(error)") }
         let languageModel: (any LanguageModel)?
         do { languageModel = try ModelFactory.makeModel(backend: backend, modelPath: model) } catch { throw usage("\(error)") }
 
-        let configuration = EvaluationConfiguration(
+        var configuration = EvaluationConfiguration(
             model: languageModel, seed: seed, temperature: temperature, maximumResponseTokens: maxTokens ?? Self.defaultMaximumTokens, timeout: timeout,
             cache: noCache ? nil : ResultCache(directory: ResultCache.defaultDirectory(environment: environment)))
+        configuration.limits = limits
         let evaluator = PlaygroundEvaluator(configuration: configuration)
         let selection: PlaygroundEvaluator.Selection = block.map { .named($0) } ?? line.map { .line($0) } ?? .all
         let printer = RunPrinter(format: format, isTerminal: isatty(STDOUT_FILENO) == 1 && format == .text)
@@ -97,6 +115,19 @@ public struct RunCommand: AsyncParsableCommand {
             throw usage("no block matches \(block.map { "--block \($0)" } ?? "--line \(line!)")")
         }
         if !results.allSatisfy(\.succeeded) { throw ExitCode(1) }
+    }
+
+    /// `EvaluationLimits` with the options given.
+    var limits: EvaluationLimits {
+        var limits = EvaluationLimits.default
+        if let memoryLimit { limits.maximumMemoryBytes = memoryLimit << 20 }
+        if let stringLimit { limits.maximumStringBytes = stringLimit << 20 }
+        if let elementLimit { limits.maximumElements = elementLimit }
+        if let outputLimit {
+            limits.maximumOutputBytes = outputLimit << 20
+            limits.maximumResults = max(limits.maximumResults, EvaluationLimits.default.maximumResults * outputLimit / 16)
+        }
+        return limits
     }
 
     func usage(_ message: String) -> ExitCode {

@@ -14,7 +14,8 @@ public final class GGUFStorage: @unchecked Sendable {
 
     /// Maps `path` read-only.
     public init(mapping path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below as not a regular file).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             throw GGUFError(.cannotOpen(reason: String(cString: strerror(errno))), path: path)
         }
@@ -24,7 +25,15 @@ public final class GGUFStorage: @unchecked Sendable {
             throw GGUFError(.cannotOpen(reason: String(cString: strerror(errno))), path: path)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw GGUFError(.cannotOpen(reason: "not a regular file"), path: path)
+            let kind = switch info.st_mode & S_IFMT {
+            case S_IFIFO: "a FIFO"
+            case S_IFDIR: "a directory"
+            case S_IFCHR: "a character device"
+            case S_IFBLK: "a block device"
+            case S_IFSOCK: "a socket"
+            default: "not a regular file"
+            }
+            throw GGUFError(.cannotOpen(reason: "\(kind), not a regular model file"), path: path)
         }
         let size = Int(info.st_size)
         guard size > 0 else {

@@ -7,7 +7,8 @@ struct ConfigurationReader {
     let path: String
     let prefix: String
 
-    func int(_ key: String, default fallback: Int? = nil) throws(InferenceError) -> Int {
+    /// A positive integer hyperparameter, at most `maximum` (checked before anything is sized by it).
+    func int(_ key: String, default fallback: Int? = nil, maximum: Int = 1 << 20) throws(InferenceError) -> Int {
         let fullKey = prefix + key
         let value: Int?
         do {
@@ -27,6 +28,9 @@ struct ConfigurationReader {
         }
         guard let result = value ?? fallback else { throw .missingMetadata(key: fullKey, path: path) }
         guard result > 0 else { throw .invalidMetadata(key: fullKey, reason: "must be positive, found \(result)", path: path) }
+        guard result <= maximum else {
+            throw .invalidMetadata(key: fullKey, reason: "\(result) is over the largest supported value \(maximum); the file is corrupt or crafted", path: path)
+        }
         return result
     }
 
@@ -59,21 +63,23 @@ extension ModelConfiguration {
             throw .unsupportedArchitecture(architectureName, path: path)
         }
         let keys = ConfigurationReader(metadata: file.metadata, path: path, prefix: architectureName + ".")
-        let blockCount = try keys.int("block_count")
-        let embeddingLength = try keys.int("embedding_length")
-        let headCount = try keys.int("attention.head_count")
-        let headCountKV = try keys.int("attention.head_count_kv", default: headCount)
+        // Every size is bounded before anything is allocated by it: each block has tensors of its own,
+        // so there are never more blocks than tensors in the file.
+        let blockCount = try keys.int("block_count", maximum: min(4096, max(1, file.tensors.count)))
+        let embeddingLength = try keys.int("embedding_length", maximum: 1 << 18)
+        let headCount = try keys.int("attention.head_count", maximum: embeddingLength)
+        let headCountKV = try keys.int("attention.head_count_kv", default: headCount, maximum: headCount)
         guard headCount % headCountKV == 0 else {
             throw .invalidMetadata(key: architectureName + ".attention.head_count_kv",
                                    reason: "\(headCountKV) does not divide the \(headCount) query heads", path: path)
         }
-        let headDimension = try keys.int("attention.key_length", default: embeddingLength / headCount)
-        let valueLength = try keys.int("attention.value_length", default: headDimension)
+        let headDimension = try keys.int("attention.key_length", default: max(1, embeddingLength / headCount), maximum: 1 << 16)
+        let valueLength = try keys.int("attention.value_length", default: headDimension, maximum: 1 << 16)
         guard valueLength == headDimension else {
             throw .invalidMetadata(key: architectureName + ".attention.value_length",
                                    reason: "value length \(valueLength) differs from key length \(headDimension), which is not supported", path: path)
         }
-        let ropeDimensions = try keys.int("rope.dimension_count", default: headDimension)
+        let ropeDimensions = try keys.int("rope.dimension_count", default: headDimension, maximum: 1 << 16)
         guard ropeDimensions <= headDimension, ropeDimensions % 2 == 0 else {
             throw .invalidMetadata(key: architectureName + ".rope.dimension_count",
                                    reason: "\(ropeDimensions) must be even and at most the head dimension \(headDimension)", path: path)
@@ -83,6 +89,10 @@ extension ModelConfiguration {
         }
         guard embeddingTensor.dimensions.count >= 2 else {
             throw .tensorShapeMismatch(name: "token_embd.weight", expected: [embeddingLength, -1], actual: embeddingTensor.dimensions, path: path)
+        }
+        guard embeddingTensor.dimensions[0] == embeddingLength else {
+            throw .invalidMetadata(key: architectureName + ".embedding_length",
+                                   reason: "\(embeddingLength) differs from token_embd.weight's row length \(embeddingTensor.dimensions[0])", path: path)
         }
 
         var ropeBase = try keys.float("rope.freq_base", default: 10_000)
@@ -94,6 +104,16 @@ extension ModelConfiguration {
             positionScale = 1 / (try keys.float("rope.scaling.factor", default: 1))
         case let other?:
             throw .invalidMetadata(key: architectureName + ".rope.scaling.type", reason: "RoPE scaling '\(other)' is not supported (supported: none, linear)", path: path)
+        }
+
+        // The norm vectors copied at load time (per block: 2-4 of embedding_length) come from tensors in the
+        // file, so a header whose sizes need more elements than the file's tensors hold is refused here,
+        // before the copy arena is sized by it.
+        let fileElements = file.tensors.reduce(0) { $0 &+ $1.elementCount }
+        let (normElements, overflow) = blockCount.multipliedReportingOverflow(by: embeddingLength)
+        guard !overflow, normElements <= fileElements else {
+            throw .invalidMetadata(key: architectureName + ".block_count",
+                                   reason: "\(blockCount) blocks of \(embeddingLength) need more weights than the file's \(file.tensors.count) tensors hold", path: path)
         }
 
         var blocks = Array(repeating: BlockConfiguration(ropeBase: ropeBase, ropePositionScale: positionScale, slidingWindow: nil), count: blockCount)
@@ -114,7 +134,7 @@ extension ModelConfiguration {
             embeddingScale = Float(embeddingLength).squareRoot()
             if blockCount == 62 { attentionScale = 1 / Float(embeddingLength / headCount).squareRoot() }
             ropeBase = try keys.float("rope.freq_base", default: 1_000_000)
-            let window = try keys.int("attention.sliding_window")
+            let window = try keys.int("attention.sliding_window", maximum: 1 << 24)
             for index in 0..<blockCount {
                 if index % 6 < 5 {
                     blocks[index] = BlockConfiguration(ropeBase: 10_000, ropePositionScale: 1, slidingWindow: window)
@@ -128,14 +148,14 @@ extension ModelConfiguration {
             architecture: architecture,
             blockCount: blockCount,
             embeddingLength: embeddingLength,
-            feedForwardLength: try keys.int("feed_forward_length"),
+            feedForwardLength: try keys.int("feed_forward_length", maximum: 1 << 20),
             headCount: headCount,
             headCountKV: headCountKV,
             headDimension: headDimension,
             ropeDimensions: ropeDimensions,
             ropeOrdering: ropeOrdering,
             normEpsilon: try keys.float("attention.layer_norm_rms_epsilon"),
-            contextLength: try keys.int("context_length", default: 2048),
+            contextLength: try keys.int("context_length", default: 2048, maximum: 1 << 24),
             vocabularySize: embeddingTensor.dimensions[1],
             activation: activation,
             embeddingScale: embeddingScale,

@@ -44,7 +44,7 @@ extension JSONValue {
         // On an error json-c stops at the offending byte without consuming it,
         // so the parse end is that byte's offset.
         let end = min(max(0, json_tokener_get_parse_end(tokener)), buffer.count)
-        guard let root, status == json_tokener_success else {
+        guard status == json_tokener_success else {
             if let root { json_object_put(root) }
             if status == json_tokener_continue || status == json_tokener_error_parse_eof || end >= buffer.count {
                 throw error(in: buffer, at: buffer.count, "unexpected end of input")
@@ -52,7 +52,8 @@ extension JSONValue {
             let reason = json_tokener_error_desc(status).map { String(cString: $0) } ?? "parse error"
             throw error(in: buffer, at: end, reason)
         }
-        defer { json_object_put(root) }
+        // json-c represents a `null` document by a NULL object.
+        defer { if let root { json_object_put(root) } }
         if let trailing = buffer[end...].firstIndex(where: { !isJSONWhitespace($0) }) {
             throw error(in: buffer, at: trailing, "unexpected text after the JSON document")
         }

@@ -90,6 +90,13 @@ public final class LanguageServer {
             switch event {
             case .framed(.malformed(let reason)):
                 logMessage(.error, "fmplay lsp: \(reason)")
+            case .framed(.oversized(let length, let prefix)):
+                // Refused, not dropped: the request it held gets an error, and the user is told.
+                let message = "fmplay lsp: a message of \(length) bytes is over the size limit (fmplay lsp --max-message-size raises it); it was refused"
+                if let id = RequestID.scan(prefix) {
+                    sink.send(.response(id: id, result: .failure(.invalidRequest(message))))
+                }
+                showMessage(.error, message)
             case .framed(.message):
                 switch decoded! {
                 case .failure(let unreadable):

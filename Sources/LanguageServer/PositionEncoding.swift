@@ -130,7 +130,7 @@ public struct LineTable: Sendable {
         let end = lineContentEnd(position.line)
         let target = max(0, position.character)
         if encoding == .utf8 {
-            var offset = min(start + target, end)
+            var offset = target >= end - start ? end : start + target  // no overflow for character Int.max
             while offset > start, offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset -= 1 }
             return offset
         }

@@ -43,7 +43,11 @@ extension Interpreter {
         case "print":
             let args = try await arguments(e.arguments)
             let separator = args.value("separator")?.stringValue ?? " "
-            let text = args.unlabelled.map(\.description).joined(separator: separator)
+            for value in args.unlabelled where value.isContainer { try budget.value(value, e) }
+            let parts = args.unlabelled.map(\.description)
+            try budget.string(bytes: parts.reduce(0) { $0 + $1.utf8.count + separator.utf8.count }, e)
+            let text = parts.joined(separator: separator)
+            try budget.output(bytes: text.utf8.count, e)
             recorder.recordPrint(site(e), text: text, value: args.unlabelled.count == 1 ? args.unlabelled[0] : .string(text))
             return .null
         case "LanguageModelSession":
@@ -52,8 +56,17 @@ extension Interpreter {
             let args = try await arguments(e.arguments)
             var options = GenerationOptions()
             if case .samplingMode(let m) = args.value("sampling") ?? args.value("samplingMode") ?? .null { options.samplingMode = m }
-            options.temperature = args.value("temperature")?.number
-            if case .int(let n) = args.value("maximumResponseTokens") ?? .null { options.maximumResponseTokens = n }
+            if let given = args.value("temperature"), !given.isNull {
+                guard let t = given.number, t.isFinite, t >= 0 else {
+                    throw error("temperature must be a finite number of at least 0, not \(given.description.prefix(30))", e)
+                }
+                options.temperature = t
+            }
+            if let given = args.value("maximumResponseTokens"), !given.isNull {
+                let n = try intArgument(given, "maximumResponseTokens:", e)
+                guard n > 0 else { throw error("maximumResponseTokens must be at least 1, not \(n)", e) }
+                options.maximumResponseTokens = n
+            }
             if case .toolCallingMode(let m) = args.value("toolCallingMode") ?? .null { options.toolCallingMode = m }
             return .options(options)
         case "Locale":
@@ -98,29 +111,52 @@ extension Interpreter {
             let args = try await arguments(e.arguments)
             // String(data:encoding:) is optional: nil when the bytes are not valid UTF-8.
             if case .data(let bytes)? = args.value("data") { return String(validating: bytes, as: UTF8.self).map(Value.string) ?? .null }
-            if let repeated = args.value("repeating"), case .int(let count)? = args.value("count") {
-                guard count >= 0 else { throw error("String(repeating:count:) needs a count of at least 0", e) }
-                return .string(String(repeating: repeated.description, count: count))
+            if let repeated = args.value("repeating") {
+                let given = try intArgument(args.value("count"), "String(repeating:count:)", e)
+                let count = try checked(e) { () throws(Arithmetic.Failure) in
+                    try Arithmetic.count(given, Arithmetic.negativeCountMessages["String(repeating:count:)"]!)
+                }
+                return .string(try budget.repeating(repeated.description, count: count, e))
             }
+            if let label = args.items.first(where: { $0.label != nil && $0.label != "describing" })?.label {
+                // e.g. String(contentsOfFile:): prompt code does not read files; never a silent "".
+                throw error("String(\(label):) is not supported in prompt files; supported: String(x), String(describing:), "
+                    + "String(repeating:count:), String(data:encoding:)", e)
+            }
+            if let value = args.value("describing") ?? args.unlabelled.first, value.isContainer { try budget.value(value, e) }
             return .string((args.value("describing") ?? args.unlabelled.first ?? .string("")).description)
         case "Int":
             let args = try await arguments(e.arguments)
             switch args.unlabelled.first {
             case .int(let i): return .int(i)
-            case .double(let d): return .int(Int(d))
+            case .double(let d): return .int(try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.integer(d) })
             case .string(let s): return Int(s).map(Value.int) ?? .null
             default: throw error("Int(...) needs a number or a string", e)
             }
         case "Array":
             let args = try await arguments(e.arguments)
+            if let repeated = args.value("repeating") {
+                let given = try intArgument(args.value("count"), "Array(repeating:count:)", e)
+                let count = try checked(e) { () throws(Arithmetic.Failure) in
+                    try Arithmetic.count(given, Arithmetic.negativeCountMessages["Array(repeating:count:)"]!)
+                }
+                try budget.allocate(elements: count, e)
+                return .array(Array(repeating: repeated, count: count))
+            }
+            if let label = args.items.first(where: { $0.label != nil })?.label {
+                throw error("Array(\(label):) is not supported in prompt files; use Array(repeating:count:) or Array(sequence)", e)
+            }
             guard let source = args.unlabelled.first else { return .array([]) }
             switch source {
             case .array(let items): return .array(items)
-            case .range(let lower, let upper, _) where upper - lower <= 1_000_000: return .array((lower..<max(lower, upper)).map(Value.int))
+            case .range(let lower, let upper, let closed):
+                let count = try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.rangeCount(lower, upper, closed: closed) }
+                try budget.allocate(elements: count, e)
+                return .array((0..<count).map { .int(lower + $0) })
             case .string(let s): return .array(s.map { .string(String($0)) })
             case .dictionary(let pairs): return .array(pairs.map { .tuple([(label: "key", value: $0.key), (label: "value", value: $0.value)]) })
             case .content(let c) where c.arrayValue != nil: return .array(c.arrayValue!.map(Value.content))
-            default: throw error("Array(...) needs an array, a range of at most 1000000 numbers, a string or a dictionary", e)
+            default: throw error("Array(...) needs an array, a range, a string or a dictionary", e)
             }
         case "Bool":
             let args = try await arguments(e.arguments)
@@ -171,7 +207,14 @@ extension Interpreter {
                     let elements: [Value]
                     switch try await evaluate(loop.sequence) {
                     case .array(let items): elements = items
-                    case .range(let lower, let upper, _) where upper - lower <= 10_000: elements = (lower..<max(lower, upper)).map(Value.int)
+                    case .range(let lower, let upper, let closed):
+                        let count = try checked(loop.sequence) { () throws(Arithmetic.Failure) in
+                            try Arithmetic.rangeCount(lower, upper, closed: closed)
+                        }
+                        guard count <= 10_000 else {
+                            throw error("a builder loop needs an array or a range of at most 10000 numbers", loop.sequence)
+                        }
+                        elements = (0..<count).map { .int(lower + $0) }
                     default: throw error("a builder loop needs an array or a range of at most 10000 numbers", loop.sequence)
                     }
                     for element in elements {
@@ -239,7 +282,9 @@ extension Interpreter {
         for item in args.items where item.label == nil || !used.contains(item.label!) {
             throw error("\(type.name) has no stored property '\(item.label ?? "_")'", item.syntax)
         }
-        return .structure(type: type.qualifiedName, fields: fields)
+        let value = Value.structure(type: type.qualifiedName, fields: fields)
+        if fields.contains(where: { $0.value.isContainer }) { try budget.value(value, e) }
+        return value
     }
 
     /// `.member(...)` with the type implied: sampling modes, enum cases with payloads.
@@ -249,9 +294,22 @@ extension Interpreter {
         case "init" where args.value("referenceTo") != nil || args.value("arrayOf") != nil || args.value("type") != nil:
             return try makeDynamicSchema(args, e)
         case "random":
-            let seed: UInt64? = args.value("seed").flatMap { $0.number }.map { UInt64(max(0, $0)) }
-            if let top = args.value("top")?.number { return .samplingMode(.random(top: Int(top), seed: seed)) }
-            if let p = args.value("probabilityThreshold")?.number { return .samplingMode(.random(probabilityThreshold: p, seed: seed)) }
+            var seed: UInt64?
+            if let given = args.value("seed"), !given.isNull {
+                let i = try intArgument(given, "random(seed:)", e)
+                seed = try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.unsigned(i, what: "seed") }
+            }
+            if let given = args.value("top") {
+                let top = try intArgument(given, "random(top:)", e)
+                guard top >= 1 else { throw error("random(top:) needs at least 1 token, not \(top)", e) }
+                return .samplingMode(.random(top: top, seed: seed))
+            }
+            if let given = args.value("probabilityThreshold") {
+                guard let p = given.number, p.isFinite, p >= 0, p <= 1 else {
+                    throw error("random(probabilityThreshold:) needs a number from 0 to 1, not \(given.description.prefix(30))", e)
+                }
+                return .samplingMode(.random(probabilityThreshold: p, seed: seed))
+            }
             throw error("random(...) needs top: or probabilityThreshold:", e)
         default:
             return .enumCase(type: "", name: name, payload: args.items.map { ($0.label, $0.value) })
@@ -329,44 +387,65 @@ extension Interpreter {
             let separator = args.value("separator")?.stringValue ?? " "
             return .array(s.components(separatedBy: separator).filter { !$0.isEmpty }.map(Value.string))
         case ("replacingOccurrences", .string(let s)):
-            return .string(s.replacingOccurrences(of: args.value("of")?.stringValue ?? "", with: args.value("with")?.stringValue ?? ""))
+            let target = args.value("of")?.stringValue ?? "", replacement = args.value("with")?.stringValue ?? ""
+            if !target.isEmpty, replacement.utf8.count > target.utf8.count {
+                // At most every occurrence grows: bound the result before building it.
+                let (grown, overflow) = (s.utf8.count / target.utf8.count).multipliedReportingOverflow(by: replacement.utf8.count)
+                if overflow || grown > budget.limits.maximumStringBytes {
+                    let occurrences = s.components(separatedBy: target).count - 1
+                    try budget.string(bytes: s.utf8.count + occurrences * (replacement.utf8.count - target.utf8.count), e)
+                }
+            }
+            return .string(s.replacingOccurrences(of: target, with: replacement))
         case ("trimmingCharacters", .string(let s)): return .string(s.trimmingCharacters(in: .whitespacesAndNewlines))
         case ("joined", .array(let a)):
-            return .string(a.map(\.description).joined(separator: args.value("separator")?.stringValue ?? ""))
+            let separator = args.value("separator")?.stringValue ?? ""
+            for value in a where value.isContainer { try budget.value(value, e) }
+            let parts = a.map(\.description)
+            try budget.string(bytes: parts.reduce(0) { $0 + $1.utf8.count + separator.utf8.count }, e)
+            return .string(parts.joined(separator: separator))
         case ("contains", .array(let a)):
             let needle = args.unlabelled.first ?? .null
             return .bool(a.contains { Value.equal($0, needle) })
         case ("enumerated", .array(let a)):
             return .array(a.enumerated().map { .tuple([(label: "offset", value: .int($0.offset)), (label: "element", value: $0.element)]) })
         case ("reversed", .array(let a)): return .array(a.reversed())
-        case ("sorted", .array(let a)): return .array(a.sorted { (Value.compare($0, $1) ?? 0) < 0 })
-        case ("prefix", .array(let a)): return .array(Array(a.prefix(Int(args.unlabelled.first?.number ?? 0))))
+        case ("sorted", .array(let a)):
+            // Cancellation is checked while sorting: a million elements take long in a debug build.
+            return .array(try a.sorted { try Task.checkCancellation(); return (Value.compare($0, $1) ?? 0) < 0 })
+        case ("prefix", .array(let a)): return .array(Array(a.prefix(try countArgument(name, args, default: nil, e))))
         case ("randomElement", .array(let a)): return a.first ?? .null
         case ("append", .array(var a)):
             if let more = args.value("contentsOf") {
                 guard case .array(let items) = more else { throw error("append(contentsOf:) needs an array", e) }
+                try budget.allocate(elements: a.count + items.count, e)
                 a += items
             } else {
-                a.append(args.unlabelled.first ?? .null)
+                let item = args.unlabelled.first ?? .null
+                if item.isContainer { try budget.value(item, e) }
+                try budget.allocate(elements: a.count + 1, e)
+                a.append(item)
             }
             try await assign(to: baseExpr, .array(a))
             return .null
         case ("append", .string(let s)):
-            try await assign(to: baseExpr, .string(s + (args.unlabelled.first ?? args.value("contentsOf") ?? .string("")).description))
+            let addition = (args.unlabelled.first ?? args.value("contentsOf") ?? .string("")).description
+            try budget.string(bytes: s.utf8.count + addition.utf8.count, e)
+            try await assign(to: baseExpr, .string(s + addition))
             return .null
         case ("toggle", .bool(let b)):
             try await assign(to: baseExpr, .bool(!b))
             return .null
         case ("insert", .array(var a)):
             guard let item = args.unlabelled.first, case .int(let index)? = args.value("at") else { throw error("insert needs a value and at: index", e) }
-            guard (0...a.count).contains(index) else { throw error("index \(index) out of range (0...\(a.count))", e) }
-            a.insert(item, at: index)
+            if item.isContainer { try budget.value(item, e) }
+            try budget.allocate(elements: a.count + 1, e)
+            a.insert(item, at: try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.insertionIndex(index, count: a.count) })
             try await assign(to: baseExpr, .array(a))
             return .null
         case ("remove", .array(var a)):
             guard case .int(let index)? = args.value("at") else { throw error("remove needs at: index", e) }
-            guard a.indices.contains(index) else { throw error("index \(index) out of range (count \(a.count))", e) }
-            let removed = a.remove(at: index)
+            let removed = a.remove(at: try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.index(index, count: a.count) })
             try await assign(to: baseExpr, .array(a))
             return removed
         case ("removeLast", .array(var a)), ("removeFirst", .array(var a)):
@@ -387,9 +466,9 @@ extension Interpreter {
             return a.max { (Value.compare($0, $1) ?? 0) < 0 } ?? .null
         case ("min", .array(let a)) where closure == nil && args.items.isEmpty:
             return a.min { (Value.compare($0, $1) ?? 0) < 0 } ?? .null
-        case ("dropFirst", .array(let a)): return .array(Array(a.dropFirst(Int(args.unlabelled.first?.number ?? 1))))
-        case ("dropLast", .array(let a)): return .array(Array(a.dropLast(Int(args.unlabelled.first?.number ?? 1))))
-        case ("suffix", .array(let a)): return .array(Array(a.suffix(Int(args.unlabelled.first?.number ?? 0))))
+        case ("dropFirst", .array(let a)): return .array(Array(a.dropFirst(try countArgument(name, args, default: 1, e))))
+        case ("dropLast", .array(let a)): return .array(Array(a.dropLast(try countArgument(name, args, default: 1, e))))
+        case ("suffix", .array(let a)): return .array(Array(a.suffix(try countArgument(name, args, default: nil, e))))
         case ("firstIndex", .array(let a)):
             let needle = args.value("of") ?? .null
             return a.firstIndex { Value.equal($0, needle) }.map(Value.int) ?? .null
@@ -413,6 +492,14 @@ extension Interpreter {
             break
         }
         throw error("'\(name)(...)' is not available on \(base.description.prefix(40)) in prompt files", e)
+    }
+
+    /// The count argument of `prefix`/`suffix`/`dropFirst`/`dropLast`: an Int, never negative.
+    func countArgument(_ name: String, _ args: Arguments, default value: Int?, _ e: FunctionCallExprSyntax) throws -> Int {
+        let given = args.unlabelled.first
+        if given == nil, let value { return value }
+        let n = try intArgument(given, "\(name)(_:)", e)
+        return try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.count(n, Arithmetic.negativeCountMessages[name]!) }
     }
 
     /// Calls a closure literal with positional arguments (`$0` or named parameters).

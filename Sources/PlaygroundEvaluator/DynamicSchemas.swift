@@ -17,8 +17,13 @@ extension Interpreter {
             return .dynamicSchema(DynamicSchema(type: .reference(name), definitions: []))
         }
         if case .dynamicSchema(let element)? = args.value("arrayOf") {
-            let guides = ArrayGuides(minimumCount: args.value("minimumElements")?.number.map { Int($0) },
-                                     maximumCount: args.value("maximumElements")?.number.map { Int($0) })
+            func bound(_ label: String) throws -> Int? {
+                guard let given = args.value(label), !given.isNull else { return nil }
+                let n = try intArgument(given, "\(label):", node)
+                guard n >= 0 else { throw error("\(label): must not be negative (\(n))", node) }
+                return n
+            }
+            let guides = ArrayGuides(minimumCount: try bound("minimumElements"), maximumCount: try bound("maximumElements"))
             return .dynamicSchema(DynamicSchema(type: .array(element: element.type, guides: guides), definitions: element.definitions))
         }
         if case .type(let typeName)? = args.value("type") {

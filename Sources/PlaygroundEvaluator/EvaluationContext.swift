@@ -20,6 +20,8 @@ public struct EvaluationConfiguration: Sendable {
     public var timeout: Double?
     /// Where results are cached (nil: no caching).
     public var cache: ResultCache?
+    /// Memory, output and nesting limits per block (see `EvaluationLimits`).
+    public var limits: EvaluationLimits = .default
 
     public init(model: (any LanguageModel)?, serverModel: (any LanguageModel)? = nil, seed: UInt64 = GenerationOptions.defaultSeed,
                 temperature: Double? = nil, maximumResponseTokens: Int? = nil, timeout: Double? = nil, cache: ResultCache? = nil) {

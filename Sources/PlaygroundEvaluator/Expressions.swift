@@ -7,7 +7,9 @@ import SwiftSyntax
 
 extension Interpreter {
     func evaluate(_ expr: ExprSyntax) async throws -> Value {
-        try Task.checkCancellation()
+        try budget.step(expr)
+        try budget.enter(expr)
+        defer { budget.leave() }
         if let e = expr.as(TryExprSyntax.self) {
             if e.questionOrExclamationMark?.tokenKind == .postfixQuestionMark {
                 do { return try await evaluate(e.expression) } catch is CancellationError { throw CancellationError() } catch let e as InterpreterError { throw e } catch { return .null }
@@ -17,7 +19,9 @@ extension Interpreter {
         if let e = expr.as(AwaitExprSyntax.self) { return try await evaluate(e.expression) }
         if let e = expr.as(StringLiteralExprSyntax.self) { return .string(try await string(e)) }
         if let e = expr.as(IntegerLiteralExprSyntax.self) {
-            guard let v = e.representedLiteralValue else { throw error("invalid integer literal", e) }
+            guard let v = e.representedLiteralValue else {
+                throw error("integer literal '\(e.literal.text)' overflows when stored into 'Int' (\(Int.min)...\(Int.max))", e)
+            }
             return .int(v)
         }
         if let e = expr.as(FloatLiteralExprSyntax.self) {
@@ -29,6 +33,7 @@ extension Interpreter {
         if let e = expr.as(ArrayExprSyntax.self) {
             var values: [Value] = []
             for element in e.elements { values.append(try await evaluate(element.expression)) }
+            if values.contains(where: \.isContainer) { try budget.value(.array(values), e) }
             return .array(values)
         }
         if let e = expr.as(DictionaryExprSyntax.self) {
@@ -39,12 +44,14 @@ extension Interpreter {
                 let value = try await evaluate(element.value)
                 if let index = pairs.firstIndex(where: { Value.equal($0.key, key) }) { pairs[index].value = value } else { pairs.append((key, value)) }
             }
+            if pairs.contains(where: { $0.key.isContainer || $0.value.isContainer }) { try budget.value(.dictionary(pairs), e) }
             return .dictionary(pairs)
         }
         if let e = expr.as(TupleExprSyntax.self) {
             if e.elements.count == 1, e.elements.first!.label == nil { return try await evaluate(e.elements.first!.expression) }
             var items: [(label: String?, value: Value)] = []
             for element in e.elements { items.append((element.label?.text, try await evaluate(element.expression))) }
+            if items.contains(where: { $0.value.isContainer }) { try budget.value(.tuple(items), e) }
             return .tuple(items)
         }
         if let e = expr.as(DeclReferenceExprSyntax.self) { return try reference(e) }
@@ -52,10 +59,15 @@ extension Interpreter {
         if let e = expr.as(FunctionCallExprSyntax.self) { return try await call(e) }
         if let e = expr.as(InfixOperatorExprSyntax.self) { return try await infix(e) }
         if let e = expr.as(PrefixOperatorExprSyntax.self) {
+            // `-9223372036854775808` is Int.min: the minus belongs to the literal, as in Swift.
+            if e.operator.text == "-", let literal = e.expression.as(IntegerLiteralExprSyntax.self),
+               let value = Int("-" + literal.literal.text.replacingOccurrences(of: "_", with: "")) {
+                return .int(value)
+            }
             let operand = try await evaluate(e.expression)
             switch (e.operator.text, operand) {
             case ("!", .bool(let b)): return .bool(!b)
-            case ("-", .int(let i)): return .int(-i)
+            case ("-", .int(let i)): return .int(try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.negate(i) })
             case ("-", .double(let d)): return .double(-d)
             default: throw error("operator '\(e.operator.text)' cannot be applied to \(operand.description)", e)
             }
@@ -117,7 +129,11 @@ extension Interpreter {
                 s.appendUnescapedLiteralValue(stringLiteralKind: kind, delimiterLength: literal.delimiterLength, to: &result)
             case .expressionSegment(let s):
                 guard let first = s.expressions.first else { continue }
-                result += try await evaluate(first.expression).description
+                let value = try await evaluate(first.expression)
+                if value.isContainer { try budget.value(value, first.expression) }
+                let text = value.description
+                try budget.string(bytes: result.utf8.count + text.utf8.count, literal)
+                result += text
             }
         }
         return result
@@ -144,15 +160,13 @@ extension Interpreter {
         let index = try await evaluate(argument.expression)
         switch (base, index) {
         case (.array(let a), .int(let i)):
-            guard a.indices.contains(i) else { throw error("index \(i) is out of range (count \(a.count))", e) }
-            return a[i]
+            return a[try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.index(i, count: a.count) }]
         case (.dictionary(let pairs), _):
             return pairs.first { Value.equal($0.key, index) }?.value ?? .null
         case (.content(let c), .string(let key)): return c[key].map(Value.content) ?? .null
         case (.content(let c), .int(let i)): return c.arrayValue.flatMap { $0.indices.contains(i) ? .content($0[i]) : nil } ?? .null
         case (.transcript(let t), .int(let i)):
-            guard t.indices.contains(i) else { throw error("index \(i) is out of range (count \(t.count))", e) }
-            return .transcriptEntry(t[i])
+            return .transcriptEntry(t[try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.index(i, count: t.count) }])
         default: throw error("cannot subscript \(base.description.prefix(30))", e)
         }
     }
@@ -189,8 +203,9 @@ extension Interpreter {
             }
         case "..<", "...":
             guard case .int(let lower) = left, case .int(let upper) = right else { throw error("ranges need integer bounds", e) }
-            if lower > upper { throw error("range requires lowerBound <= upperBound (\(lower)\(op)\(upper))", e) }
-            return .range(lower: lower, upper: op == "..<" ? upper : upper + 1, closed: op == "...")
+            let closed = op == "..."
+            try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.range(lower, upper, closed: closed) }
+            return .range(lower: lower, upper: upper, closed: closed)
         default:
             return try arithmetic(op, left, right, e)
         }
@@ -198,28 +213,17 @@ extension Interpreter {
 
     func arithmetic(_ op: String, _ left: Value, _ right: Value, _ node: some SyntaxProtocol) throws -> Value {
         switch (op, left, right) {
-        case ("+", .string(let a), .string(let b)): return .string(a + b)
-        case ("+", .array(let a), .array(let b)): return .array(a + b)
-        case (_, .int(let a), .int(let b)):
-            switch op {
-            case "+": return .int(a &+ b)
-            case "-": return .int(a &- b)
-            case "*": return .int(a &* b)
-            case "/": guard b != 0 else { throw error("division by zero", node) }; return .int(a / b)
-            case "%": guard b != 0 else { throw error("division by zero", node) }; return .int(a % b)
-            default: break
-            }
+        case ("+", .string(let a), .string(let b)):
+            try budget.string(bytes: a.utf8.count + b.utf8.count, node)
+            return .string(a + b)
+        case ("+", .array(let a), .array(let b)):
+            try budget.allocate(elements: a.count + b.count, node)
+            return .array(a + b)
+        case (_, .int(let a), .int(let b)) where Arithmetic.integerOperators.contains(op):
+            return .int(try checked(node) { () throws(Arithmetic.Failure) in try Arithmetic.binary(op, a, b) })
         default: break
         }
-        if let a = left.number, let b = right.number {
-            switch op {
-            case "+": return .double(a + b)
-            case "-": return .double(a - b)
-            case "*": return .double(a * b)
-            case "/": return .double(a / b)
-            default: break
-            }
-        }
+        if let a = left.number, let b = right.number, let result = Arithmetic.binary(op, a, b) { return .double(result) }
         throw error("operator '\(op)' cannot be applied to \(left.description.prefix(30)) and \(right.description.prefix(30))", node)
     }
 
@@ -236,10 +240,11 @@ extension Interpreter {
         if let sub = target.as(SubscriptCallExprSyntax.self), let base = sub.calledExpression.as(DeclReferenceExprSyntax.self),
            let argument = sub.arguments.first {
             let index = try await evaluate(argument.expression)
+            if value.isContainer { try budget.value(value, sub) }
             switch try reference(base) {
             case .array(var a):
-                guard case .int(let i) = index, a.indices.contains(i) else { throw error("index out of range", sub) }
-                a[i] = value
+                guard case .int(let i) = index else { throw error("an array index must be an Int", sub) }
+                a[try checked(sub) { () throws(Arithmetic.Failure) in try Arithmetic.index(i, count: a.count) }] = value
                 return try assign(base.baseName.text, .array(a), at: base)
             case .dictionary(var pairs):
                 // `dict[key] = nil` removes the key, as in Swift.

@@ -9,6 +9,8 @@ import SwiftSyntax
 struct InterpreterError: Error, CustomStringConvertible {
     var message: String
     var offsets: Range<Int>
+    /// A limit of `EvaluationLimits` was crossed (not cached: raising the limit may let the block finish).
+    var isLimit = false
     var description: String { message }
 }
 
@@ -32,6 +34,7 @@ enum Flow {
 final class Interpreter: @unchecked Sendable {
     let context: EvaluationContext
     let recorder: ResultRecorder
+    let budget: Budget
     private var scopes: [[String: Value]] = [[:]]
     /// The statement being executed, for placing uncaught errors.
     var currentStatementRange: Range<Int> = 0..<0
@@ -39,6 +42,7 @@ final class Interpreter: @unchecked Sendable {
     init(context: EvaluationContext, recorder: ResultRecorder) {
         self.context = context
         self.recorder = recorder
+        budget = Budget(limits: context.configuration.limits)
     }
 
     var file: PromptFile { context.file }
@@ -82,6 +86,22 @@ final class Interpreter: @unchecked Sendable {
         InterpreterError(message: message, offsets: node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset)
     }
 
+    /// Runs a check from `Arithmetic`; what Swift would stop on becomes a runtime error at `node`.
+    func checked<T>(_ node: some SyntaxProtocol, _ body: () throws(Arithmetic.Failure) -> T) throws -> T {
+        do { return try body() } catch { throw self.error(error.message, node) }
+    }
+
+    /// An `Int` argument (`prefix(2)`, `count: 3`): a Double or anything else is an error naming the parameter.
+    func intArgument(_ value: Value?, _ what: String, _ node: some SyntaxProtocol) throws -> Int {
+        switch value {
+        case .int(let i)?: return i
+        case .content(let c)?:
+            if let n = c.numberValue, let i = Arithmetic.integer(exactly: n) { return i }
+        default: break
+        }
+        throw error("\(what) needs an Int, not \(value.map { String($0.description.prefix(30)) } ?? "nothing")", node)
+    }
+
     func site(_ node: some SyntaxProtocol) -> CallSite {
         let start = file.source.position(at: node.positionAfterSkippingLeadingTrivia.utf8Offset)
         let end = file.source.position(at: node.endPositionBeforeTrailingTrivia.utf8Offset)
@@ -92,7 +112,7 @@ final class Interpreter: @unchecked Sendable {
 
     func execute(_ items: CodeBlockItemListSyntax) async throws -> Flow {
         for item in items {
-            try Task.checkCancellation()
+            try budget.step(item)
             let flow = try await execute(item)
             if case .normal = flow { continue }
             return flow
@@ -186,18 +206,21 @@ final class Interpreter: @unchecked Sendable {
         if case .stream(let stream) = sequence {
             return try await iterate(stream, loop)
         }
-        if case .range(let lower, let upper, _) = sequence {
-            // Ranges are walked lazily: `0..<1_000_000_000` must not allocate.
+        if case .range(let lower, let upper, let closed) = sequence {
+            // Ranges are walked lazily: `0..<1_000_000_000` must not allocate; `0...Int.max` must not overflow.
+            if !closed && lower == upper { return .normal }
+            let last = closed ? upper : upper - 1
             var index = lower
-            while index < upper {
+            while true {
                 let flow = try await iteration(loop, .int(index))
                 switch flow {
                 case .breakLoop: return .normal
                 case .returned: return flow
-                default: index += 1
+                default: break
                 }
+                if index == last { return .normal }
+                index += 1
             }
-            return .normal
         }
         let elements: [Value]
         switch sequence {
@@ -365,7 +388,9 @@ final class Interpreter: @unchecked Sendable {
         }
         // An expression pattern: compare with ==.
         let candidate = try await evaluate(expression)
-        if case .range(let lower, let upper, _) = candidate, case .int(let i) = value { return (lower..<upper).contains(i) ? [] : nil }
+        if case .range(let lower, let upper, let closed) = candidate, case .int(let i) = value {
+            return Arithmetic.contains(lower, upper, closed: closed, i) ? [] : nil
+        }
         return Value.equal(candidate, value) ? [] : nil
     }
 

@@ -184,6 +184,7 @@ extension Interpreter {
             if name == "general" { return .useCase(.general) }
         }
         if name == "self" { return .type(typeName) }
+        if let constant = Arithmetic.staticMember(name, of: typeName) { return constant }
         if name == "generationSchema", let schema = context.schema(forType: typeName) { return .schema(schema) }
         if let type = context.file.resolveType(typeName, in: nil) {
             if type.kind == .enum, type.cases.contains(where: { $0.name == name }) {

@@ -24,7 +24,7 @@ public struct PlaygroundEvaluator: Sendable {
 
     public var configuration: EvaluationConfiguration
     /// Bumped whenever evaluation semantics change, so old cache entries are ignored.
-    static let cacheVersion = "fmplay-results-5"
+    static let cacheVersion = "fmplay-results-6"
 
     public init(configuration: EvaluationConfiguration) { self.configuration = configuration }
 
@@ -108,7 +108,7 @@ public struct PlaygroundEvaluator: Sendable {
                                  endColumn: range.end.column, message: message)
             result.status = .error
             result.error = "\(path):\(range.start.line):\(range.start.column): \(message)"
-            cacheable = !(failure is CancellationError || failure is TimeoutError)
+            cacheable = !(failure is CancellationError || failure is TimeoutError || (failure as? InterpreterError)?.isLimit == true)
         }
         result.results = recorder.results
         if cacheable { configuration.cache?.store(key, results: result.results) }

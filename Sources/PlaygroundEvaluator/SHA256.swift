@@ -11,8 +11,10 @@ enum SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    static func hex(_ text: String) -> String {
-        digest(Array(text.utf8)).map { String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined()
+    static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        digest(bytes).map { String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined()
     }
 
     static func digest(_ message: [UInt8]) -> [UInt8] {

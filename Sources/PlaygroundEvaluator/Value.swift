@@ -35,7 +35,7 @@ indirect enum Value: @unchecked Sendable {
     case transcriptEntry(Transcript.Entry)
     case usage(Usage)
     case error(ErrorValue)
-    /// `lower..<upper`, or `lower...(upper - 1)` when `closed` (upper stays exclusive).
+    /// `lower..<upper`, or `lower...upper` when `closed` (`upper` as written; `0...Int.max` is valid).
     case range(lower: Int, upper: Int, closed: Bool)
     case schema(GenerationSchema)
     case dynamicSchema(DynamicSchema)
@@ -123,7 +123,7 @@ extension Value {
         case .transcriptEntry(let e): return e.description
         case .usage(let u): return "Usage(promptTokens: \(u.promptTokens), cachedTokens: \(u.cachedTokens), responseTokens: \(u.responseTokens))"
         case .error(let e): return "\(e.error)"
-        case .range(let lower, let upper, let closed): return closed ? "\(lower)...\(upper - 1)" : "\(lower)..<\(upper)"
+        case .range(let lower, let upper, let closed): return closed ? "\(lower)...\(upper)" : "\(lower)..<\(upper)"
         case .schema(let schema): return "GenerationSchema(\(schema.typeName))"
         case .dynamicSchema: return "DynamicGenerationSchema"
         case .dynamicProperty(let property, _): return "DynamicGenerationSchema.Property(\(property.name))"

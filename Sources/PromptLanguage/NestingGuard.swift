@@ -4,11 +4,16 @@
 /// exponential in the number of `[` opened in a row (`[[[[...`). Brackets
 /// nested deeper than the limits (and their closers) are replaced by spaces
 /// before parsing, which keeps every byte offset valid; the first one is
-/// reported as FM003.
+/// reported as FM003. Long runs of `try`/`await` and of generic `Name<` openers
+/// (the parser recurses once per keyword or `<`) are blanked the same way.
 enum NestingGuard {
     static let maximumBracketDepth = 128
     /// `[` opened in a row, separated only by whitespace and comments.
     static let maximumSquareBracketRun = 6
+    /// `try`/`await` keywords, or `Name<` generic openers, in a row.
+    static let maximumPrefixRun = 64
+    /// Parentheses (and nested interpolations) inside one interpolation.
+    static let maximumInterpolationDepth = 64
 
     /// The bytes to parse, and the offset of the first bracket past the limit.
     static func neutralize(_ bytes: [UInt8], limit: Int = maximumBracketDepth) -> (bytes: [UInt8], firstOverflow: Int?) {
@@ -17,11 +22,47 @@ enum NestingGuard {
         // One entry per open bracket: whether it was neutralized.
         var stack: [Bool] = []
         var squareRun = 0
+        // `try try try ...`/`await await ...` and `A<B<C<...` nest without brackets; the parser recurses
+        // once per keyword or `<`, so runs longer than `maximumPrefixRun` are blanked too.
+        var keywordRun = 0
+        var genericRun = 0
         var index = 0
         let count = bytes.count
         func byte(_ i: Int) -> UInt8 { i < count ? bytes[i] : 0 }
+        func isIdentifier(_ b: UInt8) -> Bool {
+            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b >= 0x80
+        }
         while index < count {
             let current = bytes[index]
+            if isIdentifier(current), index == 0 || !isIdentifier(bytes[index - 1]) {
+                var end = index
+                while end < count, isIdentifier(bytes[end]) { end += 1 }
+                let word = bytes[index..<end]
+                if word.elementsEqual("try".utf8) || word.elementsEqual("await".utf8) {
+                    keywordRun += 1
+                    if keywordRun > maximumPrefixRun {
+                        if firstOverflow == nil { firstOverflow = index }
+                        for i in index..<end { output[i] = UInt8(ascii: " ") }
+                    }
+                } else {
+                    keywordRun = 0
+                }
+                squareRun = 0
+                index = end
+                continue
+            }
+            if current == UInt8(ascii: "<"), index > 0, isIdentifier(bytes[index - 1]) {
+                genericRun += 1
+                if genericRun > maximumPrefixRun {
+                    if firstOverflow == nil { firstOverflow = index }
+                    output[index] = UInt8(ascii: " ")
+                }
+                index += 1
+                continue
+            }
+            if !(current == UInt8(ascii: " ") || current == UInt8(ascii: ".") || current == UInt8(ascii: "\t")) { genericRun = 0 }
+            if !(current == UInt8(ascii: " ") || current == UInt8(ascii: "?") || current == UInt8(ascii: "!")
+                || current == UInt8(ascii: "\t") || current == 0x0A || current == 0x0D) { keywordRun = 0 }
             switch current {
             case UInt8(ascii: "/") where byte(index + 1) == UInt8(ascii: "/"):
                 while index < count && bytes[index] != 0x0A { index += 1 }
@@ -41,7 +82,7 @@ enum NestingGuard {
                 continue
             case UInt8(ascii: "\""):
                 squareRun = 0
-                index = skipString(bytes, from: index)
+                index = skipString(bytes, from: index, output: &output, firstOverflow: &firstOverflow)
                 continue
             case UInt8(ascii: " "), UInt8(ascii: "\t"), 0x0A, 0x0D:
                 index += 1
@@ -68,7 +109,12 @@ enum NestingGuard {
     /// The index just past a string literal starting at `start` (a quote),
     /// single- or triple-quoted; escapes are skipped, interpolations are
     /// balanced by parentheses.
-    private static func skipString(_ bytes: [UInt8], from start: Int) -> Int {
+    ///
+    /// Parentheses nested deeper than `maximumInterpolationDepth` inside an interpolation (nested
+    /// interpolations `"\\("\\("...")")"` count here, since inner strings are not skipped) are blanked
+    /// with everything inside them: swift-syntax's recovery past its nesting limit copies the rest of
+    /// the tokens once per level, quadratic in time and memory.
+    private static func skipString(_ bytes: [UInt8], from start: Int, output: inout [UInt8], firstOverflow: inout Int?) -> Int {
         let count = bytes.count
         let quote = UInt8(ascii: "\"")
         let triple = start + 2 < count && bytes[start + 1] == quote && bytes[start + 2] == quote
@@ -78,10 +124,23 @@ enum NestingGuard {
             if current == UInt8(ascii: "\\") {
                 if index + 1 < count && bytes[index + 1] == UInt8(ascii: "(") {
                     var depth = 1
+                    var cut: Int?
                     index += 2
                     while index < count && depth > 0 {
-                        if bytes[index] == UInt8(ascii: "(") { depth += 1 }
-                        if bytes[index] == UInt8(ascii: ")") { depth -= 1 }
+                        if bytes[index] == UInt8(ascii: "(") {
+                            depth += 1
+                            if depth > maximumInterpolationDepth, cut == nil {
+                                cut = bytes[index - 1] == UInt8(ascii: "\\") ? index - 1 : index
+                            }
+                        }
+                        if bytes[index] == UInt8(ascii: ")") {
+                            depth -= 1
+                            if depth == maximumInterpolationDepth, let from = cut {
+                                if firstOverflow == nil { firstOverflow = from }
+                                for i in from...index where output[i] != 0x0A && output[i] != 0x0D { output[i] = UInt8(ascii: " ") }
+                                cut = nil
+                            }
+                        }
                         index += 1
                     }
                     continue

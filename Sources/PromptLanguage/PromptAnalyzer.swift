@@ -48,19 +48,36 @@ public enum PromptAnalyzer {
 
     /// `analyze(_:)`, recording the time of each phase in `phases` when it is enabled.
     public static func analyze(_ text: String, phases: inout PhaseTimes) -> PromptAnalysis {
-        let (source, tree, firstOverflow) = phases.measure("parse") { () -> (SourceText, SourceFileSyntax, Int?) in
+        let (source, tree, firstOverflow, tooDeep) = phases.measure("parse") { () -> (SourceText, SourceFileSyntax, Int?, [Range<Int>]) in
             let source = SourceText(text)
-            let (parseable, firstOverflow) = NestingGuard.neutralize(source.bytes)
-            let tree = parseable.withUnsafeBufferPointer { buffer in
-                Parser.parse(source: buffer, maximumNestingLevel: maximumNestingLevel)
+            var (parseable, firstOverflow) = NestingGuard.neutralize(source.bytes)
+            func parse() -> SourceFileSyntax {
+                parseable.withUnsafeBufferPointer { buffer in Parser.parse(source: buffer, maximumNestingLevel: maximumNestingLevel) }
             }
-            return (source, tree, firstOverflow)
+            var tree = parse()
+            // Paths deeper than DepthGuard's limit are blanked and the text parsed again (a few rounds at most:
+            // blanking only removes code, so each round finds less; after the last, everything left is dropped).
+            var tooDeep: [Range<Int>] = []
+            for round in 0..<4 {
+                var ranges = DepthGuard.tooDeep(tree)
+                if ranges.isEmpty { break }
+                if round == 3 { ranges = [0..<parseable.count] }
+                tooDeep += ranges
+                parseable = DepthGuard.blank(parseable, ranges)
+                tree = parse()
+            }
+            return (source, tree, firstOverflow, tooDeep)
         }
         var diagnostics = phases.measure("syntax diagnostics") {
             syntaxDiagnostics(tree, source: source, reportedNesting: firstOverflow != nil)
         }
         if let firstOverflow {
             diagnostics.append(nestingDiagnostic(at: firstOverflow, source: source))
+        }
+        for range in tooDeep {
+            diagnostics.append(Diagnostic(
+                .nestingTooDeep, at: source.range(range),
+                "this code nests more than \(DepthGuard.maximumDepth) levels deep (chained calls, operators, optionals or generic types); it is not analysed or run. Split it into named constants"))
         }
 
         var builder = ModelBuilder(source: source)
@@ -88,7 +105,7 @@ public enum PromptAnalyzer {
     private static func nestingDiagnostic(at offset: Int, source: SourceText) -> Diagnostic {
         Diagnostic(
             .nestingTooDeep, at: source.range(offset..<offset + 1),
-            "brackets nest too deeply here (more than \(NestingGuard.maximumBracketDepth) levels, or more than \(NestingGuard.maximumSquareBracketRun) '[' in a row); the nested code is not analysed. Flatten the nesting (split it into named constants or types)")
+            "brackets nest too deeply here (more than \(NestingGuard.maximumBracketDepth) levels, more than \(NestingGuard.maximumSquareBracketRun) '[' in a row, or more than \(NestingGuard.maximumPrefixRun) 'try'/'await' or generic 'Name<' in a row); the nested code is not analysed. Flatten the nesting (split it into named constants or types)")
     }
 
     private static func syntaxDiagnostics(_ tree: SourceFileSyntax, source: SourceText, reportedNesting: Bool) -> [Diagnostic] {

@@ -47,7 +47,7 @@ final class RunCommandTests: XCTestCase {
             """)
         let failed = try fmplay(["run", failing])
         XCTAssertEqual(failed.status, 1)
-        XCTAssertTrue(failed.stdout.contains("error: index 2 is out of range (count 1)"), failed.stdout)
+        XCTAssertTrue(failed.stdout.contains("error: index out of range (index 2, count 1)"), failed.stdout)
         XCTAssertTrue(failed.stdout.contains("FAILED bad"), failed.stdout)
 
         let usage = try fmplay(["run", failing, "--block", "x", "--line", "2"])
@@ -55,6 +55,34 @@ final class RunCommandTests: XCTestCase {
         let unknown = try fmplay(["run", failing, "--block", "nothing"])
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.stderr.contains("no block matches --block nothing"), unknown.stderr)
+    }
+
+    /// Every numeric option is finite and in range, or a usage error naming it (exit 2), never a trap.
+    func testNumericOptionsAreValidated() throws {
+        let file = try writeFile("#Playground {\n    print(1)\n}\n")
+        let bad: [([String], String)] = [
+            (["--timeout", "nan"], "--timeout must be a finite number"), (["--timeout", "inf"], "--timeout must be a finite number"),
+            (["--timeout", "1e300"], "at most 604800"), (["--timeout", "0"], "greater than 0"), (["--timeout=-1"], "greater than 0"),
+            (["--temperature", "nan"], "--temperature must be a finite number"), (["--temperature=-0.5"], "at least 0"),
+            (["--max-tokens", "0"], "--max-tokens must be between 1"), (["--max-tokens", "9223372036854775807"], "--max-tokens must be between 1"),
+            (["--line", "0"], "--line must be between 1"), (["--memory-limit", "0"], "--memory-limit must be between 1"),
+            (["--string-limit", "100000"], "--string-limit must be between 1 and 4096"),
+        ]
+        for (options, expected) in bad {
+            let run = try fmplay(["run", file] + options)
+            XCTAssertEqual(run.status, 2, "\(options)")
+            XCTAssertTrue(run.stderr.contains(expected), "\(options): \(run.stderr)")
+        }
+        let fine = try fmplay(["run", file, "--timeout", "30", "--temperature", "0.7", "--memory-limit", "512"])
+        XCTAssertEqual(fine.status, 0, fine.stderr + fine.stdout)
+    }
+
+    /// A runtime error Swift would trap on fails the block with its line and column; the process lives.
+    func testRuntimeTrapsAreBlockErrors() throws {
+        let file = try writeFile("#Playground(\"overflow\") {\n    let x = Int.max + 1\n    print(x)\n}\n")
+        let run = try fmplay(["run", file])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stdout.contains("error: arithmetic overflow: 9223372036854775807 + 1 does not fit in Int"), run.stdout)
     }
 
     func testJSONLinesAndSelection() throws {

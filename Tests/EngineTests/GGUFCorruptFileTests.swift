@@ -219,7 +219,7 @@ final class GGUFCorruptFileTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("/nonexistent/model.gguf"))
         }
         XCTAssertThrowsError(try GGUFFile(path: "/tmp")) { error in
-            XCTAssertEqual((error as? GGUFError)?.kind, .cannotOpen(reason: "not a regular file"))
+            XCTAssertEqual((error as? GGUFError)?.kind, .cannotOpen(reason: "a directory, not a regular model file"))
         }
     }
 }

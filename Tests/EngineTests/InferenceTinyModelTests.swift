@@ -111,6 +111,42 @@ final class InferenceTinyModelTests: XCTestCase {
         }
     }
 
+    /// Crafted header sizes (2^31 layers, a 2^31 embedding length, ...) are refused, naming the key,
+    /// before anything is allocated by them.
+    func testCraftedHeaderSizesAreRefusedBeforeAllocating() throws {
+        let tiny = try TinyModel(spec: .forType("llama", .f32), encode: TinyModelEncoding.encode, decode: TinyModelEncoding.decode)
+        let original = try GGUFFile(bytes: tiny.file)
+        let cases: [(key: String, value: UInt32)] = [
+            ("llama.block_count", 1 << 31), ("llama.block_count", 1000), ("llama.embedding_length", 1 << 31),
+            ("llama.embedding_length", 32), ("llama.feed_forward_length", 1 << 31), ("llama.context_length", 1 << 31),
+            ("llama.attention.head_count", 1 << 31), ("llama.attention.key_length", 1 << 31),
+        ]
+        for (key, value) in cases {
+            var writer = GGUFWriter()
+            for entry in original.metadata.entries where entry.key != key { writer.set(entry.key, entry.value) }
+            writer.set(key, uint32: value)
+            for info in original.tensors {
+                try writer.addTensor(name: info.name, type: info.type, dimensions: info.dimensions, data: Array(original.data(for: info)))
+            }
+            XCTAssertThrowsError(try InferenceModel(file: try GGUFFile(bytes: try writer.serialized()), path: "crafted.gguf"), "\(key) = \(value)") { error in
+                guard case .invalidMetadata(let named, _, let path)? = error as? InferenceError else { return XCTFail("\(key): \(error)") }
+                XCTAssertEqual(path, "crafted.gguf")
+                XCTAssertTrue(named.hasPrefix("llama."), "\(key): \(error)")
+            }
+        }
+    }
+
+    /// A FIFO (or a directory) as the model path is refused at once instead of waiting for a writer.
+    func testPathsThatAreNotRegularFilesAreRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fmplay-fifo-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/model.gguf"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        XCTAssertThrowsError(try GGUFFile(path: fifo)) { XCTAssertTrue("\($0)".contains("a FIFO, not a regular model file"), "\($0)") }
+        XCTAssertThrowsError(try GGUFFile(path: directory)) { XCTAssertTrue("\($0)".contains("a directory"), "\($0)") }
+    }
+
     func testInvalidTokenAndFullContextAreErrors() throws {
         let tiny = try TinyModel(spec: .forType("llama", .f32), encode: TinyModelEncoding.encode, decode: TinyModelEncoding.decode)
         let session = try tiny.load().makeSession(contextSize: 4)

@@ -28,6 +28,31 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(model.receivedRequests.count, 1, "the cached run makes no model calls")
     }
 
+    /// An entry is verified before use: a tampered result (valid JSON, wrong digest), an entry copied
+    /// under another key, or garbage is ignored, and the run rewrites it.
+    func testTamperedEntriesAreIgnoredAndRewritten() async throws {
+        let directory = try temporaryDirectory()
+        let cache = ResultCache(directory: directory)
+        let source = "#Playground {\n    print(\"genuine\")\n}\n"
+        _ = await evaluate(source, cache: cache)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/results").filter { $0.hasSuffix(".json") }
+        XCTAssertEqual(files.count, 1)
+        let path = directory + "/results/" + files[0]
+        let genuine = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(genuine.contains("\"sha256\""), genuine)
+        let tampered = genuine.replacingOccurrences(of: "genuine", with: "tampered")
+        let otherKey = genuine.replacingOccurrences(of: files[0].dropLast(5), with: String(repeating: "0", count: 64))
+        for bad in [tampered, otherKey, "{\"version\":2}", "not json at all", ""] {
+            try bad.write(toFile: path, atomically: true, encoding: .utf8)
+            let run = await evaluate(source, cache: cache)
+            XCTAssertEqual(run.blocks.first?.cached, false, bad)
+            XCTAssertEqual(prints(run), ["genuine"])
+            XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), genuine, "the bad entry is rewritten")
+        }
+        let last = await evaluate(source, cache: cache)
+        XCTAssertEqual(last.blocks.first?.cached, true)
+    }
+
     func testKeyCoversBlockDeclarationsModelAndSeed() async throws {
         let cache = ResultCache(directory: try temporaryDirectory())
         _ = await evaluate(source, cache: cache)

@@ -86,7 +86,7 @@ final class ErrorTests: XCTestCase {
                 print(undefinedThing)
             }
             """)
-        XCTAssertEqual(result.blocks[0].error, "test.fmplay:3:11: index 3 is out of range (count 1)")
+        XCTAssertEqual(result.blocks[0].error, "test.fmplay:3:11: index out of range (index 3, count 1)")
         XCTAssertEqual(result.blocks[1].status, .error)
         XCTAssertTrue(result.blocks[1].error?.contains("undefinedThing") == true, result.blocks[1].error ?? "")
     }

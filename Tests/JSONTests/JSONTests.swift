@@ -2,6 +2,14 @@ import JSON
 import XCTest
 
 final class JSONTests: XCTestCase {
+    /// A `null` document is JSON (json-c answers it with a NULL object, which is not an error).
+    func testNullDocument() throws {
+        XCTAssertEqual(try JSONValue.parse("null"), .null)
+        XCTAssertEqual(try JSONValue.parse(" null\n"), .null)
+        XCTAssertThrowsError(try JSONValue.parse("nul"))
+        XCTAssertThrowsError(try JSONValue.parse("null x"))
+    }
+
     func testRoundTripKeepsKeyOrder() throws {
         let text = #"{"zeta":1,"alpha":[true,false,null],"mid":{"b":"x","a":2.5}}"#
         let value = try JSONValue.parse(text)

@@ -135,8 +135,30 @@ final class FramingTests: XCTestCase {
         var items = framer.append(big[0..<50])
         items += framer.append(big[50...] + small)
         XCTAssertEqual(items.count, 2)
-        if case .malformed(let reason) = items[0] { XCTAssertTrue(reason.contains("over the limit")) } else { XCTFail("\(items)") }
+        // Reported with the first bytes of its body (up to 4096), so the server can answer its id.
+        XCTAssertEqual(items[0], .oversized(length: 100, prefix: Array(repeating: UInt8(ascii: "x"), count: 100)))
         XCTAssertEqual(items[1], .message(Array("{}".utf8)))
+    }
+
+    /// An oversize request is refused with -32600 for its id (read from its first bytes), not dropped.
+    func testOversizeRequestIdIsFound() {
+        var framer = MessageFramer(maximumMessageSize: 1024)
+        let body = Array(#"{"jsonrpc":"2.0","id":42,"method":"textDocument/hover","params":{"x":""#.utf8)
+            + Array(repeating: UInt8(ascii: "y"), count: 10_000) + Array(#""}}"#.utf8)
+        var items: [MessageFramer.Item] = []
+        for chunk in MessageFramer.frame(body).chunked(by: 700) { items += framer.append(chunk) }
+        guard case .oversized(let length, let prefix)? = items.first else { return XCTFail("\(items)") }
+        XCTAssertEqual(length, body.count)
+        XCTAssertEqual(prefix.count, MessageFramer.oversizedPrefixLength)
+        XCTAssertEqual(RequestID.scan(prefix), .number(42))
+        XCTAssertEqual(RequestID.scan(Array(#"{"id" : "abc","method":"x""#.utf8)), .string("abc"))
+        XCTAssertNil(RequestID.scan(Array(#"{"method":"x""#.utf8)))
+        // A declared length far over the limit, then end of input: reported once, no trap.
+        var huge = MessageFramer(maximumMessageSize: 1024)
+        let hugeItems = huge.append(Array("Content-Length: 9223372036854775807\r\n\r\n{\"id\":5".utf8))
+        XCTAssertEqual(hugeItems, [])
+        guard case .oversized(_, let tail)? = huge.finish() else { return XCTFail("no report at the end") }
+        XCTAssertEqual(RequestID.scan(tail), .number(5))
     }
 
     func testTruncatedInputIsReportedAtTheEnd() {
@@ -258,5 +280,11 @@ final class PositionEncodingTests: XCTestCase {
         XCTAssertEqual(document.version, 2)
         document.apply([TextDocument.Change(text: "new")], version: 3, encoding: .utf16)
         XCTAssertEqual(document.text, "new")
+    }
+}
+
+extension Array {
+    fileprivate func chunked(by size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

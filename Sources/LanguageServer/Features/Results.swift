@@ -145,7 +145,7 @@ extension LanguageServer {
         var describe: String {
             if let name { return "\"\(name)\"" }
             if let block { return "index \(block)" }
-            if let line { return "line \(line + 1)" }
+            if let line { return "line \(line &+ 1)" }
             return "(no block given)"
         }
 
@@ -167,11 +167,20 @@ extension LanguageServer {
 
     /// Reads `[{"uri": ..., "line": n}]`, `[{"uri": ..., "block": i}]`, `[{"uri": ..., "name": "..."}]` or `["uri", line]`.
     private func commandTarget(_ arguments: [JSONValue], command: String) throws -> CommandTarget {
+        // Lines and block indices are LSP uintegers (0...2^31-1); anything else is a bad argument, never a trap.
+        func index(_ value: JSONValue?, _ name: String) throws -> Int? {
+            guard let value, !value.isNull else { return nil }
+            guard let i = value.intValue, (0...Int(Int32.max)).contains(i) else {
+                throw ResponseError.invalidParams("\(command): \(name) must be an integer from 0 to \(Int32.max), not \(value.kindDescription)")
+            }
+            return i
+        }
         if let object = arguments.first?.objectValue, let uri = object["uri"]?.stringValue {
-            return CommandTarget(uri: uri, line: object["line"]?.intValue, block: object["block"]?.intValue, name: object["name"]?.stringValue)
+            return CommandTarget(uri: uri, line: try index(object["line"], "line"), block: try index(object["block"], "block"),
+                                 name: object["name"]?.stringValue)
         }
         if let uri = arguments.first?.stringValue {
-            return CommandTarget(uri: uri, line: arguments.count > 1 ? arguments[1].intValue : nil)
+            return CommandTarget(uri: uri, line: arguments.count > 1 ? try index(arguments[1], "line") : nil)
         }
         throw ResponseError.invalidParams("\(command) needs arguments [{\"uri\": <document>, \"line\": <0-based line of the block>}]")
     }

@@ -5,6 +5,31 @@ public enum RequestID: Sendable, Hashable, CustomStringConvertible {
     case number(Int)
     case string(String)
 
+    /// The `"id"` of a message from its first bytes (an oversize message is never parsed whole):
+    /// the first `"id": <integer or simple string>` in the text.
+    static func scan(_ prefix: [UInt8]) -> RequestID? {
+        let key = Array("\"id\"".utf8)
+        var index = 0
+        func skipSpaces() { while index < prefix.count, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[index]) { index += 1 } }
+        while index + key.count <= prefix.count {
+            guard prefix[index..<index + key.count].elementsEqual(key) else { index += 1; continue }
+            index += key.count
+            skipSpaces()
+            guard index < prefix.count, prefix[index] == UInt8(ascii: ":") else { continue }
+            index += 1
+            skipSpaces()
+            guard index < prefix.count else { return nil }
+            if prefix[index] == UInt8(ascii: "\"") {
+                guard let end = prefix[(index + 1)...].firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }),
+                      prefix[end] == UInt8(ascii: "\"") else { return nil }
+                return .string(String(decoding: prefix[(index + 1)..<end], as: UTF8.self))
+            }
+            let digits = prefix[index...].prefix { $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) }
+            return Int(String(decoding: digits, as: UTF8.self)).map(RequestID.number)
+        }
+        return nil
+    }
+
     init?(_ value: JSONValue) {
         switch value {
         case .int(let n): self = .number(n)

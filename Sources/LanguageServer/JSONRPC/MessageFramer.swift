@@ -5,13 +5,20 @@
 /// It never traps on bad input. A broken header, a missing or invalid
 /// `Content-Length`, or a body over `maximumMessageSize` is reported as a
 /// `.malformed` item; the framer then skips to the next `Content-Length`
-/// header (or, for an oversize body, past the declared length) and continues.
+/// header and continues. An oversize body is skipped (past its declared
+/// length) and reported as `.oversized` with its first bytes, so the server
+/// can answer the request it held with an error instead of dropping it.
 /// Lines ending in a bare `\n` are accepted.
 public struct MessageFramer: Sendable {
     public enum Item: Sendable, Equatable {
         case message([UInt8])
         case malformed(String)
+        /// A message over the size limit: its declared length and up to `oversizedPrefixLength` bytes of its body.
+        case oversized(length: Int, prefix: [UInt8])
     }
+
+    /// How much of an oversize body is kept to find its request id.
+    public static let oversizedPrefixLength = 4096
 
     public static let defaultMaximumMessageSize = 64 << 20
     /// A header block longer than this without its blank line is garbage.
@@ -24,6 +31,8 @@ public struct MessageFramer: Sendable {
     private var discarding = 0
     /// Garbage without a header to resume at was reported; report no more until a header.
     private var skippingGarbage = false
+    /// The oversize message being skipped: declared length and the prefix kept so far (reported once complete).
+    private var oversized: (length: Int, prefix: [UInt8])?
 
     public init(maximumMessageSize: Int = MessageFramer.defaultMaximumMessageSize) {
         self.maximumMessageSize = maximumMessageSize
@@ -43,7 +52,8 @@ public struct MessageFramer: Sendable {
 
     /// What is left at the end of input, if anything: a truncated message.
     public mutating func finish() -> Item? {
-        defer { buffer = []; start = 0; discarding = 0 }
+        defer { buffer = []; start = 0; discarding = 0; oversized = nil }
+        if let oversized { return .oversized(length: oversized.length, prefix: oversized.prefix) }
         let leftover = buffer[start...]
         guard discarding == 0, leftover.contains(where: { !Self.isWhitespace($0) }) else { return nil }
         return .malformed("input ended inside a message (\(leftover.count) bytes after the last complete message)")
@@ -57,7 +67,11 @@ public struct MessageFramer: Sendable {
     }
 
     private mutating func nextItem() -> Item? {
-        if discarding > 0, !discardBody() { return nil }
+        if discarding > 0 || oversized != nil {
+            let done = discardBody()
+            if let report = takeOversized(force: done) { return report }
+            if !done { return nil }
+        }
         // Skip blank bytes between messages (some clients send a stray newline).
         while start < buffer.count, Self.isWhitespace(buffer[start]) { start += 1 }
         guard start < buffer.count else { return nil }
@@ -95,8 +109,10 @@ public struct MessageFramer: Sendable {
         if length > maximumMessageSize {
             start = bodyStart
             discarding = length
-            _ = discardBody()
-            return .malformed("a message of \(length) bytes, over the limit of \(maximumMessageSize) bytes; it was skipped")
+            oversized = (length, [])
+            skippingGarbage = false
+            let done = discardBody()
+            return takeOversized(force: done) ?? nextItem()
         }
         skippingGarbage = false
         guard buffer.count - bodyStart >= length else { return nil }
@@ -105,9 +121,22 @@ public struct MessageFramer: Sendable {
         return .message(body)
     }
 
-    /// Throws away what is buffered of an oversize body; true when all of it is gone.
+    /// The oversize report, once its prefix is complete (or the body ended).
+    private mutating func takeOversized(force: Bool) -> Item? {
+        guard let current = oversized else { return nil }
+        guard force || current.prefix.count >= min(current.length, Self.oversizedPrefixLength) else { return nil }
+        oversized = nil
+        return .oversized(length: current.length, prefix: current.prefix)
+    }
+
+    /// Throws away what is buffered of an oversize body (keeping its first bytes); true when all of it is gone.
     private mutating func discardBody() -> Bool {
         let available = min(discarding, buffer.count - start)
+        if var current = oversized, current.prefix.count < Self.oversizedPrefixLength {
+            let keep = min(available, Self.oversizedPrefixLength - current.prefix.count)
+            current.prefix += buffer[start..<start + keep]
+            oversized = current
+        }
         start += available
         discarding -= available
         return discarding == 0

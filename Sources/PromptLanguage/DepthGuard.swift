@@ -29,7 +29,8 @@ enum DepthGuard {
                 found.append(outer.positionAfterSkippingLeadingTrivia.utf8Offset..<outer.endPositionBeforeTrailingTrivia.utf8Offset)
                 continue
             }
-            for child in node.children(viewMode: .sourceAccurate) { stack.append((child, level)) }
+            // Tokens are leaves: a path ends at its last node, so they need no visit of their own.
+            for child in node.children(viewMode: .sourceAccurate) where child.kind != .token { stack.append((child, level)) }
         }
         return merged(found)
     }

@@ -36,6 +36,13 @@ public enum PromptAnalyzer {
             self.enabled = enabled
         }
 
+        /// Adds the phases measured separately (inside another phase), summed per name.
+        mutating func merge(_ other: PhaseTimes) {
+            for (name, duration) in other.phases {
+                if let index = phases.firstIndex(where: { $0.name == name }) { phases[index].duration += duration } else { phases.append((name, duration)) }
+            }
+        }
+
         mutating func measure<T>(_ name: String, _ body: () -> T) -> T {
             guard enabled else { return body() }
             let clock = ContinuousClock()
@@ -48,6 +55,7 @@ public enum PromptAnalyzer {
 
     /// `analyze(_:)`, recording the time of each phase in `phases` when it is enabled.
     public static func analyze(_ text: String, phases: inout PhaseTimes) -> PromptAnalysis {
+        var depthPhase = PhaseTimes(enabled: phases.enabled)
         let (source, tree, firstOverflow, tooDeep) = phases.measure("parse") { () -> (SourceText, SourceFileSyntax, Int?, [Range<Int>]) in
             let source = SourceText(text)
             var (parseable, firstOverflow) = NestingGuard.neutralize(source.bytes)
@@ -59,7 +67,7 @@ public enum PromptAnalyzer {
             // blanking only removes code, so each round finds less; after the last, everything left is dropped).
             var tooDeep: [Range<Int>] = []
             for round in 0..<4 {
-                var ranges = DepthGuard.tooDeep(tree)
+                var ranges = depthPhase.measure("depth guard") { DepthGuard.tooDeep(tree) }
                 if ranges.isEmpty { break }
                 if round == 3 { ranges = [0..<parseable.count] }
                 tooDeep += ranges
@@ -68,6 +76,7 @@ public enum PromptAnalyzer {
             }
             return (source, tree, firstOverflow, tooDeep)
         }
+        phases.merge(depthPhase)  // part of "parse" too
         var diagnostics = phases.measure("syntax diagnostics") {
             syntaxDiagnostics(tree, source: source, reportedNesting: firstOverflow != nil)
         }

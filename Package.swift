@@ -48,9 +48,12 @@ let package = Package(
         .target(name: "Inference", dependencies: ["GGUF", "Tokenizer", "Kernels"], swiftSettings: engineFlags),
         .target(name: "Guidance", dependencies: ["Schema"], swiftSettings: engineFlags),
 
+        // The table of the prompt-file surface (types, members, labels, cases, functions); no dependencies.
+        .target(name: "Surface"),
+
         // The prompt-file front end.
         .target(name: "PromptLanguage", dependencies: [
-            "Schema", "JSON",
+            "Schema", "JSON", "Surface",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
             .product(name: "SwiftParser", package: "swift-syntax"),
             .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
@@ -60,7 +63,7 @@ let package = Package(
         .target(name: "FoundationModelsRuntime", dependencies: ["Schema", "JSON", "Guidance"]),
         .target(name: "EmbeddedModel", dependencies: ["FoundationModelsRuntime", "Inference", "Guidance", "Tokenizer"]),
         .target(name: "PlaygroundEvaluator", dependencies: [
-            "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema",
+            "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
             .product(name: "SwiftOperators", package: "swift-syntax"),
             .product(name: "SwiftParser", package: "swift-syntax"),
@@ -68,7 +71,7 @@ let package = Package(
 
         // Only this layer knows LSP.
         .target(name: "LanguageServer", dependencies: [
-            "JSON", "Schema", "PromptLanguage", "PlaygroundEvaluator", "FoundationModelsRuntime",
+            "JSON", "Schema", "Surface", "PromptLanguage", "PlaygroundEvaluator", "FoundationModelsRuntime",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
         ]),
 
@@ -91,7 +94,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["GGUF", "Tokenizer", "Kernels", "Inference", "JSON"], exclude: ["Reference"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Schema", "JSON", "GGUF", "Tokenizer", "Inference", "FoundationModelsRuntime", "EmbeddedModel", "PromptLanguage", "PlaygroundEvaluator"]),
         .testTarget(name: "RuntimeTests", dependencies: ["FoundationModelsRuntime", "EmbeddedModel", "Inference", "Schema", "JSON"]),
-        .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PromptLanguage", "FoundationModelsRuntime", "JSON"]),
+        .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Surface"]),
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON", "PromptLanguage"]),
         .testTarget(name: "CLITests", dependencies: ["JSON"]),
     ]

@@ -2,6 +2,7 @@ import Foundation
 import FoundationModelsRuntime
 import PromptLanguage
 import Schema
+import Surface
 import SwiftSyntax
 
 /// Evaluated call arguments: label (nil when unlabelled), value, syntax.
@@ -37,143 +38,11 @@ extension Interpreter {
         throw error("'\(e.calledExpression.trimmedDescription.prefix(40))' cannot be called in prompt files", e)
     }
 
-    /// `name(...)`: print, FoundationModels initializers, conversions, file types.
+    /// `name(...)`: initializers of table types and global functions (`Builtins`), then the file's types.
     func callFunction(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value {
-        switch name {
-        case "print":
-            let args = try await arguments(e.arguments)
-            let separator = args.value("separator")?.stringValue ?? " "
-            for value in args.unlabelled where value.isContainer { try budget.value(value, e) }
-            let parts = args.unlabelled.map(\.description)
-            try budget.string(bytes: parts.reduce(0) { $0 + $1.utf8.count + separator.utf8.count }, e)
-            let text = parts.joined(separator: separator)
-            try budget.output(bytes: text.utf8.count, e)
-            recorder.recordPrint(site(e), text: text, value: args.unlabelled.count == 1 ? args.unlabelled[0] : .string(text))
-            return .null
-        case "LanguageModelSession":
-            return try await makeSession(e)
-        case "GenerationOptions":
-            let args = try await arguments(e.arguments)
-            var options = GenerationOptions()
-            if case .samplingMode(let m) = args.value("sampling") ?? args.value("samplingMode") ?? .null { options.samplingMode = m }
-            if let given = args.value("temperature"), !given.isNull {
-                guard let t = given.number, t.isFinite, t >= 0 else {
-                    throw error("temperature must be a finite number of at least 0, not \(given.description.prefix(30))", e)
-                }
-                options.temperature = t
-            }
-            if let given = args.value("maximumResponseTokens"), !given.isNull {
-                let n = try intArgument(given, "maximumResponseTokens:", e)
-                guard n > 0 else { throw error("maximumResponseTokens must be at least 1, not \(n)", e) }
-                options.maximumResponseTokens = n
-            }
-            if case .toolCallingMode(let m) = args.value("toolCallingMode") ?? .null { options.toolCallingMode = m }
-            return .options(options)
-        case "Locale":
-            // Only as an argument of supportsLocale(_:): the identifier is all that matters.
-            let args = try await arguments(e.arguments)
-            guard let identifier = args.value("identifier")?.stringValue ?? args.unlabelled.first?.stringValue else {
-                throw error("Locale needs identifier: (for example Locale(identifier: \"fr_FR\"))", e)
-            }
-            return .string(identifier)
-        case "ContextOptions":
-            let args = try await arguments(e.arguments)
-            return .structure(type: "ContextOptions", fields: [
-                ("includeSchemaInPrompt", args.value("includeSchemaInPrompt") ?? .null),
-                ("reasoningLevel", args.value("reasoningLevel") ?? .null),
-            ])
-        case "Instructions":
-            return .instructions(Instructions(try await builderText(e)))
-        case "Prompt":
-            return .prompt(Prompt(try await builderText(e)))
-        case "SystemLanguageModel":
-            let args = try await arguments(e.arguments)
-            if case .useCase(let useCase) = args.value("useCase") ?? .null { return .model(context.systemModel(useCase: useCase)) }
-            return .model(context.systemModel(useCase: .general))
-        case "PrivateCloudComputeLanguageModel":
-            return .model(context.serverModel())
-        case "GeneratedContent":
-            let args = try await arguments(e.arguments)
-            if let properties = args.value("properties") { return .content(properties.generatedContent) }
-            if let json = args.value("json")?.stringValue {
-                do { return .content(try GeneratedContent(json: json)) } catch { throw ThrownValue(value: .string("\(error)")) }
-            }
-            if let first = args.unlabelled.first { return .content(first.generatedContent) }
-            return .content(GeneratedContent(kind: .null))
-        case "DynamicGenerationSchema":
-            return try makeDynamicSchema(try await arguments(e.arguments), e)
-        case "GenerationSchema":
-            return try makeGenerationSchema(try await arguments(e.arguments), e)
-        case "ToolOutput":
-            let args = try await arguments(e.arguments)
-            return args.unlabelled.first ?? .null
-        case "String":
-            let args = try await arguments(e.arguments)
-            // String(data:encoding:) is optional: nil when the bytes are not valid UTF-8.
-            if case .data(let bytes)? = args.value("data") { return String(validating: bytes, as: UTF8.self).map(Value.string) ?? .null }
-            if let repeated = args.value("repeating") {
-                let given = try intArgument(args.value("count"), "String(repeating:count:)", e)
-                let count = try checked(e) { () throws(Arithmetic.Failure) in
-                    try Arithmetic.count(given, Arithmetic.negativeCountMessages["String(repeating:count:)"]!)
-                }
-                return .string(try budget.repeating(repeated.description, count: count, e))
-            }
-            if let label = args.items.first(where: { $0.label != nil && $0.label != "describing" })?.label {
-                // e.g. String(contentsOfFile:): prompt code does not read files; never a silent "".
-                throw error("String(\(label):) is not supported in prompt files; supported: String(x), String(describing:), "
-                    + "String(repeating:count:), String(data:encoding:)", e)
-            }
-            if let value = args.value("describing") ?? args.unlabelled.first, value.isContainer { try budget.value(value, e) }
-            return .string((args.value("describing") ?? args.unlabelled.first ?? .string("")).description)
-        case "Int":
-            let args = try await arguments(e.arguments)
-            switch args.unlabelled.first {
-            case .int(let i): return .int(i)
-            case .double(let d): return .int(try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.integer(d) })
-            case .string(let s): return Int(s).map(Value.int) ?? .null
-            default: throw error("Int(...) needs a number or a string", e)
-            }
-        case "Array":
-            let args = try await arguments(e.arguments)
-            if let repeated = args.value("repeating") {
-                let given = try intArgument(args.value("count"), "Array(repeating:count:)", e)
-                let count = try checked(e) { () throws(Arithmetic.Failure) in
-                    try Arithmetic.count(given, Arithmetic.negativeCountMessages["Array(repeating:count:)"]!)
-                }
-                try budget.allocate(elements: count, e)
-                return .array(Array(repeating: repeated, count: count))
-            }
-            if let label = args.items.first(where: { $0.label != nil })?.label {
-                throw error("Array(\(label):) is not supported in prompt files; use Array(repeating:count:) or Array(sequence)", e)
-            }
-            guard let source = args.unlabelled.first else { return .array([]) }
-            switch source {
-            case .array(let items): return .array(items)
-            case .range(let lower, let upper, let closed):
-                let count = try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.rangeCount(lower, upper, closed: closed) }
-                try budget.allocate(elements: count, e)
-                return .array((0..<count).map { .int(lower + $0) })
-            case .string(let s): return .array(s.map { .string(String($0)) })
-            case .dictionary(let pairs): return .array(pairs.map { .tuple([(label: "key", value: $0.key), (label: "value", value: $0.value)]) })
-            case .content(let c) where c.arrayValue != nil: return .array(c.arrayValue!.map(Value.content))
-            default: throw error("Array(...) needs an array, a range, a string or a dictionary", e)
-            }
-        case "Bool":
-            let args = try await arguments(e.arguments)
-            switch args.unlabelled.first {
-            case .bool(let b): return .bool(b)
-            case .string(let s): return Bool(s).map(Value.bool) ?? .null
-            default: throw error("Bool(...) needs a Bool or a string", e)
-            }
-        case "Double", "Float":
-            let args = try await arguments(e.arguments)
-            if let s = args.unlabelled.first?.stringValue { return Double(s).map(Value.double) ?? .null }
-            guard let n = args.unlabelled.first?.number else { throw error("\(name)(...) needs a number or a string", e) }
-            return .double(n)
-        default:
-            guard let type = context.file.resolveType(name, in: nil) else { throw error("cannot find '\(name)' in scope", e) }
-            return try await construct(type, e)
-        }
+        if let value = try await surfaceInitializer(name, e) { return value }
+        guard let type = context.file.resolveType(name, in: nil) else { throw error("cannot find '\(name)' in scope", e) }
+        return try await construct(type, e)
     }
 
     /// The text of `Instructions { ... }` / `Prompt { ... }` / `Instructions("...")`.
@@ -320,36 +189,20 @@ extension Interpreter {
 
     func method(_ name: String, of base: Value, baseExpr: ExprSyntax, _ e: FunctionCallExprSyntax) async throws -> Value {
         switch base {
-        case .session(let session):
-            switch name {
-            case "respond", "streamResponse": return try await modelCall(name, session, e)
-            case "prewarm": await session.prewarm(); return .null
-            case "logFeedbackAttachment": return try await logFeedbackAttachment(session, e)
-            default: break
-            }
-        case .stream(let stream):
-            if name == "collect" { return try await collect(stream) }
-        case .model(let model) where name == "tokenCount":
-            return try await tokenCount(model, e)
-        case .model(let model) where name == "supportsLocale":
-            // Locale(identifier: "fr_FR") reaches here as its identifier; no argument means Locale.current,
-            // which is English for fmplay's evaluations (they do not depend on the machine's locale).
-            let args = try await arguments(e.arguments)
-            let identifier = args.items.first.map { $0.value.stringValue ?? promptText($0.value) } ?? "en"
-            return .bool(model.supportsLanguage(identifier))
         case .type(let typeName):
-            if typeName == "DynamicGenerationSchema", name == "Property" { return try makeDynamicProperty(try await arguments(e.arguments), e) }
-            if typeName == "LanguageModelFeedback", name == "Issue" { return try await makeFeedbackIssue(e) }
-            if typeName.hasSuffix("SamplingMode") || typeName == "GenerationOptions" { return try await implicitCall(name, e) }
-            if let type = context.file.resolveType(typeName, in: nil), type.kind == .enum {
-                let args = try await arguments(e.arguments)
-                let declared = type.cases.first { $0.name == name }?.associatedValues ?? []
-                return .enumCase(type: type.qualifiedName, name: name, payload: args.items.enumerated().map { index, item in
-                    (item.label, item.value.converted(to: declared.indices.contains(index) ? declared[index].type : nil))
-                })
+            if let type = context.file.resolveType(typeName, in: nil) {
+                if type.kind == .enum {
+                    let args = try await arguments(e.arguments)
+                    let declared = type.cases.first { $0.name == name }?.associatedValues ?? []
+                    return .enumCase(type: type.qualifiedName, name: name, payload: args.items.enumerated().map { index, item in
+                        (item.label, item.value.converted(to: declared.indices.contains(index) ? declared[index].type : nil))
+                    })
+                }
+                if let nested = context.file.resolveType(name, in: typeName) { return try await construct(nested, e) }
+                throw error("type '\(typeName)' has no member '\(name)'", e)
             }
-            if let type = context.file.resolveType(name, in: typeName) { return try await construct(type, e) }
-        case .structure(let type, let fields) where name == "value":
+            if let value = try await surfaceStaticCall(name, of: typeName, e) { return value }
+        case .structure(let type, let fields) where name == "value" && isFileType(type):
             let args = try await arguments(e.arguments)
             guard let property = args.value("forProperty")?.stringValue else { return base }
             guard let field = fields.first(where: { $0.name == property }) else {
@@ -365,131 +218,8 @@ extension Interpreter {
                 throw ThrownValue(value: .string("\(type).\(caseName) has no property '\(property)'"))
             }
             return field.value
-        case .content(let c):
-            if name == "value" {
-                let args = try await arguments(e.arguments)
-                guard let property = args.value("forProperty")?.stringValue else { return .content(c) }
-                guard let found = c[property] else { throw ThrownValue(value: .string("no property '\(property)' in \(c.jsonString)")) }
-                return .content(found)
-            }
         default:
-            break
-        }
-        let args = try await arguments(e.arguments)
-        let closure = e.trailingClosure
-        switch (name, base) {
-        case ("uppercased", .string(let s)): return .string(s.uppercased())
-        case ("lowercased", .string(let s)): return .string(s.lowercased())
-        case ("hasPrefix", .string(let s)): return .bool(s.hasPrefix(args.unlabelled.first?.stringValue ?? ""))
-        case ("hasSuffix", .string(let s)): return .bool(s.hasSuffix(args.unlabelled.first?.stringValue ?? ""))
-        case ("contains", .string(let s)): return .bool(s.contains(args.unlabelled.first?.stringValue ?? ""))
-        case ("split", .string(let s)):
-            let separator = args.value("separator")?.stringValue ?? " "
-            return .array(s.components(separatedBy: separator).filter { !$0.isEmpty }.map(Value.string))
-        case ("replacingOccurrences", .string(let s)):
-            let target = args.value("of")?.stringValue ?? "", replacement = args.value("with")?.stringValue ?? ""
-            if !target.isEmpty, replacement.utf8.count > target.utf8.count {
-                // At most every occurrence grows: bound the result before building it.
-                let (grown, overflow) = (s.utf8.count / target.utf8.count).multipliedReportingOverflow(by: replacement.utf8.count)
-                if overflow || grown > budget.limits.maximumStringBytes {
-                    let occurrences = s.components(separatedBy: target).count - 1
-                    try budget.string(bytes: s.utf8.count + occurrences * (replacement.utf8.count - target.utf8.count), e)
-                }
-            }
-            return .string(s.replacingOccurrences(of: target, with: replacement))
-        case ("trimmingCharacters", .string(let s)): return .string(s.trimmingCharacters(in: .whitespacesAndNewlines))
-        case ("joined", .array(let a)):
-            let separator = args.value("separator")?.stringValue ?? ""
-            for value in a where value.isContainer { try budget.value(value, e) }
-            let parts = a.map(\.description)
-            try budget.string(bytes: parts.reduce(0) { $0 + $1.utf8.count + separator.utf8.count }, e)
-            return .string(parts.joined(separator: separator))
-        case ("contains", .array(let a)):
-            let needle = args.unlabelled.first ?? .null
-            return .bool(a.contains { Value.equal($0, needle) })
-        case ("enumerated", .array(let a)):
-            return .array(a.enumerated().map { .tuple([(label: "offset", value: .int($0.offset)), (label: "element", value: $0.element)]) })
-        case ("reversed", .array(let a)): return .array(a.reversed())
-        case ("sorted", .array(let a)):
-            // Cancellation is checked while sorting: a million elements take long in a debug build.
-            return .array(try a.sorted { try Task.checkCancellation(); return (Value.compare($0, $1) ?? 0) < 0 })
-        case ("prefix", .array(let a)): return .array(Array(a.prefix(try countArgument(name, args, default: nil, e))))
-        case ("randomElement", .array(let a)): return a.first ?? .null
-        case ("append", .array(var a)):
-            if let more = args.value("contentsOf") {
-                guard case .array(let items) = more else { throw error("append(contentsOf:) needs an array", e) }
-                try budget.allocate(elements: a.count + items.count, e)
-                a += items
-            } else {
-                let item = args.unlabelled.first ?? .null
-                if item.isContainer { try budget.value(item, e) }
-                try budget.allocate(elements: a.count + 1, e)
-                a.append(item)
-            }
-            try await assign(to: baseExpr, .array(a))
-            return .null
-        case ("append", .string(let s)):
-            let addition = (args.unlabelled.first ?? args.value("contentsOf") ?? .string("")).description
-            try budget.string(bytes: s.utf8.count + addition.utf8.count, e)
-            try await assign(to: baseExpr, .string(s + addition))
-            return .null
-        case ("toggle", .bool(let b)):
-            try await assign(to: baseExpr, .bool(!b))
-            return .null
-        case ("insert", .array(var a)):
-            guard let item = args.unlabelled.first, case .int(let index)? = args.value("at") else { throw error("insert needs a value and at: index", e) }
-            if item.isContainer { try budget.value(item, e) }
-            try budget.allocate(elements: a.count + 1, e)
-            a.insert(item, at: try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.insertionIndex(index, count: a.count) })
-            try await assign(to: baseExpr, .array(a))
-            return .null
-        case ("remove", .array(var a)):
-            guard case .int(let index)? = args.value("at") else { throw error("remove needs at: index", e) }
-            let removed = a.remove(at: try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.index(index, count: a.count) })
-            try await assign(to: baseExpr, .array(a))
-            return removed
-        case ("removeLast", .array(var a)), ("removeFirst", .array(var a)):
-            guard !a.isEmpty else { throw error("can't remove \(name == "removeLast" ? "last" : "first") element from an empty collection", e) }
-            let removed = name == "removeLast" ? a.removeLast() : a.removeFirst()
-            try await assign(to: baseExpr, .array(a))
-            return removed
-        case ("removeAll", .array) where closure == nil:
-            try await assign(to: baseExpr, .array([]))
-            return .null
-        case ("removeValue", .dictionary(var pairs)):
-            let key = args.value("forKey") ?? .null
-            guard let index = pairs.firstIndex(where: { Value.equal($0.key, key) }) else { return .null }
-            let removed = pairs.remove(at: index).value
-            try await assign(to: baseExpr, .dictionary(pairs))
-            return removed
-        case ("max", .array(let a)) where closure == nil && args.items.isEmpty:
-            return a.max { (Value.compare($0, $1) ?? 0) < 0 } ?? .null
-        case ("min", .array(let a)) where closure == nil && args.items.isEmpty:
-            return a.min { (Value.compare($0, $1) ?? 0) < 0 } ?? .null
-        case ("dropFirst", .array(let a)): return .array(Array(a.dropFirst(try countArgument(name, args, default: 1, e))))
-        case ("dropLast", .array(let a)): return .array(Array(a.dropLast(try countArgument(name, args, default: 1, e))))
-        case ("suffix", .array(let a)): return .array(Array(a.suffix(try countArgument(name, args, default: nil, e))))
-        case ("firstIndex", .array(let a)):
-            let needle = args.value("of") ?? .null
-            return a.firstIndex { Value.equal($0, needle) }.map(Value.int) ?? .null
-        case ("map", .array(let a)), ("filter", .array(let a)), ("compactMap", .array(let a)), ("forEach", .array(let a)):
-            guard let closure = closure ?? args.items.first.flatMap({ $0.syntax.as(ClosureExprSyntax.self) }) else {
-                throw error("\(name) needs a closure", e)
-            }
-            var results: [Value] = []
-            for element in a {
-                let result = try await apply(closure, [element])
-                switch name {
-                case "filter": if case .bool(true) = result { results.append(element) }
-                case "compactMap": if !result.isNull { results.append(result) }
-                default: results.append(result)
-                }
-            }
-            return name == "forEach" ? .null : .array(results)
-        case ("index", .dictionary), ("contains", .dictionary(_)):
-            break
-        default:
-            break
+            if let value = try await surfaceMethod(name, of: base, baseExpr: baseExpr, e) { return value }
         }
         throw error("'\(name)(...)' is not available on \(base.description.prefix(40)) in prompt files", e)
     }

@@ -3,6 +3,7 @@ import FoundationModelsRuntime
 import PromptLanguage
 import Schema
 @_spi(Compiler) import SwiftParser
+import Surface
 import SwiftSyntax
 
 extension Interpreter {
@@ -143,16 +144,10 @@ extension Interpreter {
         let name = e.baseName.text
         if let value = lookup(name) { return value }
         if name == "self", let value = lookup("self") { return value }
-        if context.file.resolveType(name, in: nil) != nil || Interpreter.knownTypes.contains(name) { return .type(name) }
+        if context.file.resolveType(name, in: nil) != nil || Surface.table.type(named: name) != nil { return .type(name) }
         throw error("cannot find '\(name)' in scope", e)
     }
 
-    static let knownTypes: Set<String> = [
-        "SystemLanguageModel", "LanguageModelSession", "GenerationOptions", "Instructions", "Prompt", "GeneratedContent",
-        "String", "Int", "Double", "Float", "Bool", "Array", "Dictionary", "PrivateCloudComputeLanguageModel", "ToolOutput",
-        "Transcript", "GenerationError", "LanguageModelError", "DynamicGenerationSchema", "GenerationSchema",
-        "LanguageModelFeedback",
-    ]
 
     func subscriptValue(_ e: SubscriptCallExprSyntax) async throws -> Value {
         let base = try await evaluate(e.calledExpression)

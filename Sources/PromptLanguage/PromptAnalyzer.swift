@@ -9,6 +9,8 @@ import SwiftSyntax
 public struct PromptAnalysis: Sendable {
     public var file: PromptFile
     public var diagnostics: [Diagnostic]
+    /// The types of names and expressions against `Surface.table` (hover, completion, signature help).
+    public var surface: SurfaceInference
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
@@ -107,8 +109,13 @@ public enum PromptAnalyzer {
         diagnostics += phases.measure("tool checks") { ToolChecks(file: file).run() }
         diagnostics += phases.measure("session checks") { SessionChecks(file: file).run() }
         diagnostics += phases.measure("supported Swift") { SupportedSwiftChecker.check(file: file) }
+        let surface = phases.measure("surface") { SurfaceChecker(file: file).run() }
+        // One error per place: a more specific check (FM304's use cases, FM306's closures) wins over FM310.
+        diagnostics += surface.diagnostics.filter { found in
+            !diagnostics.contains { $0.severity == .error && $0.range.offsets.overlaps(found.range.offsets) }
+        }
         diagnostics.sort(by: Diagnostic.ordered)
-        return PromptAnalysis(file: file, diagnostics: diagnostics)
+        return PromptAnalysis(file: file, diagnostics: diagnostics, surface: surface.inference)
     }
 
     private static func nestingDiagnostic(at offset: Int, source: SourceText) -> Diagnostic {

@@ -116,11 +116,44 @@ final class FeatureTests: XCTestCase {
         }
         XCTAssertEqual(labels("generating: )", 12), ["TripTitle.self", "WeatherTool.Arguments.self", "G.self"])
         XCTAssertEqual(labels("tools: [])", 8), ["WeatherTool()"])
-        XCTAssertEqual(labels("GenerationOptions()", 18), ["sampling:", "temperature:", "maximumResponseTokens:"])
+        // Labels of every GenerationOptions initializer in the surface table (toolCallingMode: is 27.0's).
+        XCTAssertEqual(labels("GenerationOptions()", 18), ["sampling:", "temperature:", "maximumResponseTokens:", "toolCallingMode:"])
         XCTAssertEqual(labels("sampling: )", 10), [".greedy", ".random(top:seed:)", ".random(probabilityThreshold:seed:)"])
         let guides = labels("@Guide(.)", 8)
         XCTAssertTrue(guides.contains("range(_:)") && guides.contains("count(_:)") && guides.contains("element(_:)"), "\(guides)")
         XCTAssertFalse(guides.contains("description:"))
+    }
+
+    /// Completion after a dot and hover on a member read the surface table.
+    func testTableCompletionAndHover() throws {
+        let harness = ServerHarness()
+        let text = sampleText + """
+            #Playground {
+                let s = LanguageModelSession()
+                print(s.transcript.count)
+                let m = SystemLanguageModel.default
+                s.
+            }
+
+            """
+        openSample(harness, text: text)
+        let (line, character) = locate("s.\n", in: text, offset: 2)
+        let items = harness.request("textDocument/completion", ServerHarness.at(sampleURI, line, character))["items"]?
+            .arrayValue?.compactMap { $0["label"]?.stringValue } ?? []
+        XCTAssertTrue(items.contains("transcript") && items.contains("respond(to:options:)") && items.contains("prewarm()"), "\(items)")
+        XCTAssertFalse(items.contains("default"), "static members are not offered on an instance: \(items)")
+        let statics = locate("SystemLanguageModel.default", in: text, offset: 20)
+        let staticItems = harness.request("textDocument/completion", ServerHarness.at(sampleURI, statics.line, statics.character))["items"]?
+            .arrayValue?.compactMap { $0["label"]?.stringValue } ?? []
+        XCTAssertTrue(staticItems.contains("default"), "\(staticItems)")
+
+        let hoverAt = locate("transcript.count", in: text, offset: 3)
+        let hover = harness.request("textDocument/hover", ServerHarness.at(sampleURI, hoverAt.line, hoverAt.character))
+        let markdown = try XCTUnwrap(hover["contents"]?["value"]?.stringValue)
+        XCTAssertTrue(markdown.contains("var transcript: Transcript") && markdown.contains("LanguageModelSession · 26.0"), markdown)
+        let countAt = locate("count)", in: text, offset: 1)
+        let countHover = harness.request("textDocument/hover", ServerHarness.at(sampleURI, countAt.line, countAt.character))
+        XCTAssertTrue(countHover["contents"]?["value"]?.stringValue?.contains("The number of entries.") ?? false, "\(countHover)")
     }
 
     func testSymbolsAndDefinition() throws {

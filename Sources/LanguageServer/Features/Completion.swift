@@ -1,4 +1,5 @@
 import PromptLanguage
+import Surface
 
 /// Completion from the text before the cursor: the innermost open `(` or `[`
 /// names the call (`@Guide(`, `GenerationOptions(`, `respond(`), and the
@@ -38,38 +39,32 @@ extension LanguageServer {
             for type in file.tools {
                 add("\(type.qualifiedName)()", CompletionItemKind.struct, detail: "Tool \(type.tool?.effectiveName(typeName: type.name) ?? type.name)")
             }
-        case ("GenerationOptions"?, "sampling"?):
-            add("\(dot)greedy", CompletionItemKind.enumMember, detail: "always the most likely token")
-            add("\(dot)random(top:seed:)", CompletionItemKind.method, detail: "top-k sampling", snippet: "\(dot)random(top: ${1:40}, seed: ${2:42})")
-            add("\(dot)random(probabilityThreshold:seed:)", CompletionItemKind.method, detail: "nucleus sampling",
-                snippet: "\(dot)random(probabilityThreshold: ${1:0.9}, seed: ${2:42})")
-        case ("GenerationOptions"?, _):
-            add("sampling:", CompletionItemKind.field, detail: "GenerationOptions.SamplingMode", snippet: "sampling: ${1:.greedy}")
-            add("temperature:", CompletionItemKind.field, detail: "Double", snippet: "temperature: ${1:0.7}")
-            add("maximumResponseTokens:", CompletionItemKind.field, detail: "Int", snippet: "maximumResponseTokens: ${1:256}")
+        case (let callee?, let label?) where Self.parameterType(callee: callee, label: label) != nil:
+            // An implicit member of the parameter's table type (`sampling: .greedy`).
+            for member in Surface.table.type(named: Self.parameterType(callee: callee, label: label)!)?.members ?? [] where member.isStatic && member.kind != .initializer {
+                add("\(dot)\(member.selector)", member.isCallable ? CompletionItemKind.method : CompletionItemKind.enumMember,
+                    detail: member.documentation, snippet: member.isCallable ? dot + Self.snippet(member) : nil)
+            }
+        case (let callee?, _) where Surface.table.type(named: callee) != nil && !context.afterDot:
+            for (label, type) in Self.labels(Surface.table.initializers(of: callee)) {
+                add("\(label):", CompletionItemKind.field, detail: type, snippet: "\(label): ${1}")
+            }
         case ("Guide"?, _):
             if !context.afterDot { add("description:", CompletionItemKind.field, detail: "String", snippet: "description: \"${1}\"") }
             for (name, detail, snippet) in Self.guideFunctions {
                 add("\(dot)\(name)", CompletionItemKind.function, detail: detail, snippet: dot + snippet)
             }
-        case ("respond"?, _), ("streamResponse"?, _):
-            add("to:", CompletionItemKind.field, detail: "Prompt", snippet: "to: \"${1}\"")
-            add("generating:", CompletionItemKind.field, detail: "a @Generable type", snippet: "generating: ${1:Type}.self")
-            add("schema:", CompletionItemKind.field, detail: "GenerationSchema")
-            add("includeSchemaInPrompt:", CompletionItemKind.field, detail: "Bool")
-            add("options:", CompletionItemKind.field, detail: "GenerationOptions", snippet: "options: GenerationOptions(${1})")
-        case ("LanguageModelSession"?, _):
-            add("model:", CompletionItemKind.field, detail: "SystemLanguageModel", snippet: "model: ${1:SystemLanguageModel.default}")
-            add("tools:", CompletionItemKind.field, detail: "[any Tool]", snippet: "tools: [${1}]")
-            add("instructions:", CompletionItemKind.field, detail: "Instructions", snippet: "instructions: \"${1}\"")
+        case (let callee?, _) where !context.afterDot && !Self.methodForms(callee).isEmpty:
+            for (label, type) in Self.labels(Self.methodForms(callee)) {
+                add("\(label):", CompletionItemKind.field, detail: type, snippet: label == "generating" ? "generating: ${1:Type}.self" : "\(label): ${1}")
+            }
         default:
             if context.afterDot {
-                add("respond(to:)", CompletionItemKind.method, detail: "Response<String>", snippet: "respond(to: \"${1}\")")
-                add("respond(to:generating:)", CompletionItemKind.method, detail: "Response<Content>",
-                    snippet: "respond(to: \"${1}\", generating: ${2:Type}.self)")
-                add("streamResponse(to:)", CompletionItemKind.method, detail: "ResponseStream<String>", snippet: "streamResponse(to: \"${1}\")")
-                add("streamResponse(to:generating:)", CompletionItemKind.method, detail: "ResponseStream<Content>",
-                    snippet: "streamResponse(to: \"${1}\", generating: ${2:Type}.self)")
+                // The members of the receiver's table type (`session.`, `SystemLanguageModel.`, `.` in an argument).
+                for member in SurfaceLookup(file: file, inference: current.analysis.surface).completions(afterDotAt: offset) ?? [] {
+                    add(member.selector, member.isCallable ? CompletionItemKind.method : CompletionItemKind.property,
+                        detail: member.documentation, snippet: member.isCallable ? Self.snippet(member) : nil)
+                }
             } else {
                 add("GenerationOptions", CompletionItemKind.struct, detail: "sampling, temperature, maximumResponseTokens",
                     snippet: "GenerationOptions(${1})")
@@ -80,6 +75,43 @@ extension LanguageServer {
             }
         }
         return CompletionList(isIncomplete: false, items: items)
+    }
+
+    /// The table type of a labelled parameter of a table initializer or method (`GenerationOptions(sampling:` -> SamplingMode).
+    static func parameterType(callee: String, label: String) -> String? {
+        let forms = Surface.table.type(named: callee) != nil ? Surface.table.initializers(of: callee) : methodForms(callee)
+        for form in forms {
+            if var type = form.parameters?.first(where: { $0.label == label })?.type {
+                if type.hasSuffix("?") { type.removeLast() }
+                if let canonical = Surface.table.canonicalName(type) { return canonical }
+            }
+        }
+        return nil
+    }
+
+    /// Every table method with this name (the receiver is not known from the text alone).
+    static func methodForms(_ name: String) -> [SurfaceMember] {
+        Surface.table.types.flatMap(\.members).filter { $0.name == name && $0.kind == .method }
+    }
+
+    /// The labels of a set of forms, first occurrence first.
+    static func labels(_ forms: [SurfaceMember]) -> [(String, String)] {
+        var seen = Set<String>()
+        var result: [(String, String)] = []
+        for parameter in forms.flatMap({ $0.parameters ?? [] }) where !parameter.isClosure {
+            guard let label = parameter.label, seen.insert(label).inserted else { continue }
+            result.append((label, parameter.type))
+        }
+        return result
+    }
+
+    /// `name(label: ${1}, other: ${2})` for the parameters without defaults.
+    static func snippet(_ member: SurfaceMember) -> String {
+        let required = (member.parameters ?? []).filter { !$0.hasDefault && !$0.isClosure }
+        let arguments = required.enumerated().map { index, parameter in
+            (parameter.label.map { "\($0): " } ?? "") + "${\(index + 1)}"
+        }
+        return member.name + "(" + arguments.joined(separator: ", ") + ")"
     }
 
     static let guideFunctions: [(String, String, String)] = [

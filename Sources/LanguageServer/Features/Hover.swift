@@ -1,5 +1,6 @@
 import JSON
 import PromptLanguage
+import Surface
 import Schema
 import SwiftSyntax
 
@@ -27,6 +28,14 @@ extension LanguageServer {
             return Hover(contents: MarkupContent(value: typeMarkdown(type, in: current.file)), range: current.lines.range(of: word.offsets, in: encoding))
         }
 
+        // A table entry (member, initializer, case, type), except the model calls, whose hover is their result.
+        if let target = SurfaceLookup(file: current.file, inference: current.analysis.surface).target(at: offset), let word = current.word(at: offset) {
+            if case .member(let entry) = target, entry.owner == "LanguageModelSession", ModelCall.Method(rawValue: entry.name) != nil {
+            } else {
+                return Hover(contents: MarkupContent(value: Self.surfaceMarkdown(target)), range: current.lines.range(of: word.offsets, in: encoding))
+            }
+        }
+
         if let (_, call) = current.call(containing: offset) {
             let entries = latestResults(current).filter { call.range.offsets.contains($0.result.range.lowerBound) }
             let range = current.range(call.range, encoding)
@@ -37,6 +46,17 @@ extension LanguageServer {
             return Hover(contents: MarkupContent(value: ResultRendering.markdown(entry.result, iterations: entry.iterations)), range: range)
         }
         return nil
+    }
+
+    /// The declaration, availability and documentation of a table entry or type.
+    static func surfaceMarkdown(_ target: SurfaceLookup.Target) -> String {
+        switch target {
+        case .member(let entry):
+            let owner = entry.owner.isEmpty ? "" : "\(entry.owner) · "
+            return "```swift\n\(entry.declaration)\n```\n\(owner)\(entry.availability.rawValue)\n\n\(entry.documentation)"
+        case .type(let type):
+            return "```swift\n\(type.kind.rawValue) \(type.name)\n```\n\(type.module) · \(type.availability.rawValue)\n\n\(type.documentation)"
+        }
     }
 
     private func typeMarkdown(_ type: TypeDeclaration, in file: PromptFile) -> String {

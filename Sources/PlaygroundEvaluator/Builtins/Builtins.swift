@@ -1,0 +1,194 @@
+import FoundationModelsRuntime
+import Surface
+import SwiftSyntax
+
+/// One use of a surface entry: the receiver (`.null` for initializers,
+/// static members and global functions), the call (nil for a property or a
+/// static value) and the node errors point at.
+struct BuiltinCall {
+    var base: Value
+    var baseExpr: ExprSyntax?
+    var call: FunctionCallExprSyntax?
+    var node: Syntax
+    var entry: SurfaceMember
+
+    func arguments(_ interpreter: Interpreter) async throws -> Arguments {
+        guard let call else { return Arguments(items: []) }
+        return try await interpreter.arguments(call.arguments)
+    }
+
+    /// The call node (every callable entry has one).
+    var callNode: FunctionCallExprSyntax {
+        guard let call else { preconditionFailure("\(entry.id) is callable but was used without a call") }
+        return call
+    }
+}
+
+/// The implementation of one surface entry.
+typealias Builtin = @Sendable (Interpreter, BuiltinCall) async throws -> Value
+
+/// Every implementation, keyed by its `Surface.table` entry id. Each file in
+/// this directory registers the entries of its types; `SurfaceParityTests`
+/// checks that the keys are exactly the table's ids.
+enum Builtins {
+    static let all: [String: Builtin] = {
+        var all: [String: Builtin] = [:]
+        for group in [swiftBuiltins, systemLanguageModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins] {
+            all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
+        }
+        return all
+    }()
+
+    /// The ids of every implementation (for the parity test).
+    static var ids: Set<String> { Set(all.keys) }
+
+    /// A property or method of a value: `{ i, c in ... }` with the receiver unwrapped.
+    static func on<T>(_ unwrap: @escaping @Sendable (Value) -> T?, _ body: @escaping @Sendable (Interpreter, T, BuiltinCall) async throws -> Value) -> Builtin {
+        { interpreter, call in
+            guard let value = unwrap(call.base) else {
+                throw interpreter.error("'\(call.entry.selector)' is not available on \(call.base.description.prefix(40))", call.node)
+            }
+            return try await body(interpreter, value, call)
+        }
+    }
+
+    /// A constant (static values, enum cases without payload).
+    static func constant(_ value: Value) -> Builtin { { _, _ in value } }
+}
+
+extension Interpreter {
+    /// Runs the implementation of a resolved surface entry.
+    func runBuiltin(_ entry: SurfaceMember, base: Value, baseExpr: ExprSyntax?, call: FunctionCallExprSyntax?, node: some SyntaxProtocol) async throws -> Value {
+        guard let implementation = Builtins.all[entry.id] else {
+            throw error("'\(entry.id)' is in the surface table but has no implementation", node)
+        }
+        return try await implementation(self, BuiltinCall(base: base, baseExpr: baseExpr, call: call, node: Syntax(node), entry: entry))
+    }
+
+    /// The message for a member the table does not have, with its closest name.
+    func unknownMemberMessage(_ name: String, on typeName: String, suggestion: String?, isStatic: Bool) -> String {
+        let what = isStatic ? "type '\(typeName)'" : "'\(typeName)'"
+        return "\(what) has no member '\(name)' in prompt files" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+    }
+
+    /// `base.name` on a value of a surface type: nil when the value's type is not in the table.
+    func surfaceMember(_ name: String, of base: Value, _ node: some SyntaxProtocol) async throws -> Value? {
+        guard let typeName = base.surfaceTypeName else { return nil }
+        switch Surface.table.resolveValue(type: typeName, name: name, isStatic: false) {
+        case .found(let entry) where !entry.isCallable:
+            return try await runBuiltin(entry, base: base, baseExpr: nil, call: nil, node: node)
+        case .found:
+            throw error("'\(name)' is a method of \(typeName); call it: \(name)(...)", node)
+        case .unknownMember(let suggestion):
+            if base.hasDynamicMembers { return nil }
+            throw error(unknownMemberMessage(name, on: typeName, suggestion: suggestion, isStatic: false), node)
+        case .noMatchingOverload:
+            return nil
+        }
+    }
+
+    /// `base.name(...)` on a value of a surface type: nil when the value's type is not in the table.
+    func surfaceMethod(_ name: String, of base: Value, baseExpr: ExprSyntax, _ e: FunctionCallExprSyntax) async throws -> Value? {
+        guard let typeName = base.surfaceTypeName else { return nil }
+        let resolution = Surface.table.resolveCall(type: typeName, name: name, labels: e.arguments.map { $0.label?.text },
+                                                   trailingClosure: e.trailingClosure != nil, isStatic: false)
+        return try await runResolved(resolution, name: name, typeName: typeName, base: base, baseExpr: baseExpr, e, isStatic: false)
+    }
+
+    /// `Type.name` for a surface type: a nested type, a static value or a case.
+    func surfaceStaticMember(_ name: String, of typeName: String, _ node: some SyntaxProtocol) async throws -> Value? {
+        guard let canonical = Surface.table.canonicalName(typeName) else { return nil }
+        if Surface.table.type(named: canonical + "." + name) != nil { return .type(canonical + "." + name) }
+        switch Surface.table.resolveValue(type: canonical, name: name, isStatic: true) {
+        case .found(let entry):
+            return try await runBuiltin(entry, base: .type(typeName), baseExpr: nil, call: nil, node: node)
+        case .unknownMember(let suggestion):
+            throw error(unknownMemberMessage(name, on: typeName, suggestion: suggestion, isStatic: true), node)
+        case .noMatchingOverload:
+            return nil
+        }
+    }
+
+    /// `Type.name(...)` for a surface type: a nested type's initializer, a static method or a case with payload.
+    func surfaceStaticCall(_ name: String, of typeName: String, _ e: FunctionCallExprSyntax) async throws -> Value? {
+        guard let canonical = Surface.table.canonicalName(typeName) else { return nil }
+        if Surface.table.type(named: canonical + "." + name) != nil { return try await surfaceInitializer(canonical + "." + name, e) }
+        let resolution = Surface.table.resolveCall(type: canonical, name: name, labels: e.arguments.map { $0.label?.text },
+                                                   trailingClosure: e.trailingClosure != nil, isStatic: true)
+        return try await runResolved(resolution, name: name, typeName: typeName, base: .type(typeName), baseExpr: nil, e, isStatic: true)
+    }
+
+    /// `Type(...)` for a surface type, or a global function: nil when `name` is neither.
+    func surfaceInitializer(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value? {
+        let labels = e.arguments.map { $0.label?.text }
+        if Surface.table.type(named: name) != nil {
+            let resolution = Surface.table.resolveCall(type: name, name: "init", labels: labels, trailingClosure: e.trailingClosure != nil, isStatic: true)
+            return try await runResolved(resolution, name: "init", typeName: name, base: .null, baseExpr: nil, e, isStatic: true)
+        }
+        guard Surface.table.functions.contains(where: { $0.name == name }) else { return nil }
+        let resolution = Surface.table.resolveFunction(name: name, labels: labels, trailingClosure: e.trailingClosure != nil)
+        return try await runResolved(resolution, name: name, typeName: "", base: .null, baseExpr: nil, e, isStatic: true)
+    }
+
+    private func runResolved(_ resolution: SurfaceTable.Resolution, name: String, typeName: String, base: Value, baseExpr: ExprSyntax?,
+                             _ e: FunctionCallExprSyntax, isStatic: Bool) async throws -> Value? {
+        switch resolution {
+        case .found(let entry):
+            return try await runBuiltin(entry, base: base, baseExpr: baseExpr, call: e, node: e)
+        case .unknownMember(let suggestion):
+            if base.hasDynamicMembers { return nil }
+            throw error(unknownMemberMessage(name, on: typeName, suggestion: suggestion, isStatic: isStatic), e)
+        case .noMatchingOverload(let candidates, _):
+            let callee = name == "init" ? typeName : name
+            let labels = "(" + e.arguments.map { ($0.label?.text ?? "_") + ":" }.joined() + ")"
+            throw error("no form of \(callee) takes \(labels)\(e.trailingClosure != nil ? " with a trailing closure" : ""); it takes "
+                        + candidates.map(\.selector).joined(separator: ", "), e)
+        }
+    }
+}
+
+extension Value {
+    /// The surface table type of a value, nil for file types, tuples and values the table does not describe.
+    var surfaceTypeName: String? {
+        switch self {
+        case .string: "String"
+        case .int: "Int"
+        case .double: "Double"
+        case .bool: "Bool"
+        case .array: "Array"
+        case .dictionary: "Dictionary"
+        case .range: "Range"
+        case .data: "Data"
+        case .content: "GeneratedContent"
+        case .model: "SystemLanguageModel"
+        case .session: "LanguageModelSession"
+        case .response: "LanguageModelSession.Response"
+        case .stream: "LanguageModelSession.ResponseStream"
+        case .snapshot: "LanguageModelSession.ResponseStream.Snapshot"
+        case .usage: "LanguageModelSession.Usage"
+        case .options: "GenerationOptions"
+        case .instructions: "Instructions"
+        case .prompt: "Prompt"
+        case .transcript: "Transcript"
+        case .transcriptEntry: "Transcript.Entry"
+        case .error: "Error"
+        case .structure(let type, _): Surface.table.canonicalName(type)
+        default: nil
+        }
+    }
+
+    /// Generated content answers its properties by name, and a stream snapshot
+    /// answers its value's members (the 26.0 beta form): those fall back to the
+    /// value when the table has no such member.
+    var hasDynamicMembers: Bool {
+        switch self {
+        case .content, .snapshot: true
+        default: false
+        }
+    }
+}
+
+extension PlaygroundEvaluator {
+    /// The surface table ids that have an implementation (for the parity test).
+    public static var implementedSurfaceIDs: Set<String> { Builtins.ids }
+}

@@ -1,0 +1,405 @@
+import Foundation
+import Surface
+import SwiftSyntax
+
+/// FM310 and FM311: members, argument labels, cases and imports checked
+/// against `Surface.table`, the same table the evaluator dispatches on, so an
+/// API form that would fail at run time is a lint error with a did-you-mean
+/// fix-it instead.
+///
+/// Types are inferred only where they are certain: literals, table
+/// initializers, members whose table entry names a result type, and names
+/// bound exactly once (or always to the same type) in the file. Anything else
+/// (closure and loop parameters, file types, generic content) is not checked
+/// here; the evaluator reports it when it runs.
+struct SurfaceChecker {
+    let file: PromptFile
+    var table: SurfaceTable { Surface.table }
+
+    func run() -> (diagnostics: [Diagnostic], inference: SurfaceInference) {
+        // One walk collects the bindings and the nodes to check; the checks run after it, when every binding is known.
+        let inference = SurfaceInference(file: file)
+        let checker = SurfaceVisitor(file: file, inference: inference)
+        for node in inference.imports { checker.check(node) }
+        for node in inference.memberAccesses { checker.check(node) }
+        for node in inference.calls { checker.check(node) }
+        return (checker.diagnostics, inference)
+    }
+}
+
+/// What an expression denotes, when certain.
+public enum InferredType: Equatable, Sendable {
+    /// A value of a table type (canonical name).
+    case instance(String)
+    /// A table type used as a value (`SystemLanguageModel`, `GenerationOptions.SamplingMode`).
+    case metatype(String)
+}
+
+/// Every name bound in the file, with the expression or annotation it was bound to.
+final class BindingCollector: SyntaxVisitor {
+    enum Source { case expression(ExprSyntax), annotation(TypeSyntax), unknown }
+    let file: PromptFile
+    var bindings: [String: [Source]] = [:]
+    var imports: [ImportDeclSyntax] = []
+    var memberAccesses: [MemberAccessExprSyntax] = []
+    var calls: [FunctionCallExprSyntax] = []
+
+    init(file: PromptFile) {
+        self.file = file
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ node: AttributeListSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
+        imports.append(node)
+        return .skipChildren
+    }
+
+    override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+        memberAccesses.append(node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        calls.append(node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+            if let type = node.typeAnnotation?.type {
+                bindings[name, default: []].append(.annotation(type))
+            } else if let value = node.initializer?.value {
+                bindings[name, default: []].append(.expression(value))
+            } else {
+                bindings[name, default: []].append(.unknown)
+            }
+            return .visitChildren
+        }
+        return .visitChildren
+    }
+
+    /// Every other binding (`for x in`, `if let x`, `case let x`, catch, closure and function parameters) has an unknown type.
+    override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
+        if node.parent?.is(PatternBindingSyntax.self) != true { bindings[node.identifier.text, default: []].append(.unknown) }
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClosureShorthandParameterSyntax) -> SyntaxVisitorContinueKind {
+        bindings[node.name.text, default: []].append(.unknown)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClosureParameterSyntax) -> SyntaxVisitorContinueKind {
+        bindings[(node.secondName ?? node.firstName).text, default: []].append(.unknown)
+        return .visitChildren
+    }
+
+    override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
+        bindings[(node.secondName ?? node.firstName).text, default: []].append(.unknown)
+        return .visitChildren
+    }
+
+    override func visit(_ node: OptionalBindingConditionSyntax) -> SyntaxVisitorContinueKind {
+        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+            // `if let x = optional` binds the unwrapped value: the same type as the optional's table type.
+            bindings[name, default: []].append(node.initializer.map { .expression($0.value) } ?? .unknown)
+        }
+        return .visitChildren
+    }
+}
+
+private final class SurfaceVisitor {
+    let file: PromptFile
+    let inference: SurfaceInference
+    var diagnostics: [Diagnostic] = []
+    private var table: SurfaceTable { Surface.table }
+    private var source: SourceText { file.source }
+
+    init(file: PromptFile, inference: SurfaceInference) {
+        self.file = file
+        self.inference = inference
+    }
+
+    // MARK: Imports
+
+    func check(_ node: ImportDeclSyntax) {
+        let name = node.path.map(\.name.text).joined(separator: ".")
+        guard let first = node.path.first?.name.text, table.module(named: first) == nil, !node.hasError else { return }
+        let known = table.modules.map(\.name)
+        let suggestion = SurfaceTable.closest(to: first, among: known)
+        var fixIts: [FixIt] = []
+        if let suggestion, let token = node.path.first?.name {
+            fixIts.append(FixIt(title: "import \(suggestion)", edits: [TextEdit(range: source.range(of: token), newText: suggestion)]))
+        }
+        fixIts.append(FixIt(title: "remove the import", edits: [FixItFactory(source: source).deleteLine(containing: source.range(of: node))]))
+        diagnostics.append(Diagnostic(
+            .unknownImport, at: source.range(of: node),
+            "prompt files cannot import '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+                + " Known modules: " + known.joined(separator: ", "),
+            fixIts: fixIts))
+    }
+
+    // MARK: Members and calls
+
+    func check(_ node: MemberAccessExprSyntax) {
+        // Callees are checked with their labels in check(FunctionCallExprSyntax).
+        if let call = node.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == node.id { return }
+        let name = node.declName.baseName.text
+        guard name != "self", let base = node.base, let baseType = inference.type(of: base) else { return }
+        switch baseType {
+        case .instance(let type):
+            if case .unknownMember(let suggestion) = table.resolveValue(type: type, name: name, isStatic: false), !hasDynamicMembers(type) {
+                unknownMember(node.declName.baseName, name, on: type, suggestion: suggestion, isStatic: false)
+            }
+        case .metatype(let type):
+            if name == "self" || table.type(named: type + "." + name) != nil { break }
+            if case .unknownMember(let suggestion) = table.resolveValue(type: type, name: name, isStatic: true) {
+                unknownMember(node.declName.baseName, name, on: type, suggestion: suggestion, isStatic: true)
+            }
+        }
+    }
+
+    func check(_ node: FunctionCallExprSyntax) {
+        let labels = node.arguments.map { $0.label?.text }
+        let trailing = node.trailingClosure != nil
+        var resolution: SurfaceTable.Resolution?
+        var calleeName: TokenSyntax?
+        var typeName = ""
+        var isStatic = true
+        if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self) {
+            let name = reference.baseName.text
+            calleeName = reference.baseName
+            if case .metatype(let type)? = inference.type(of: node.calledExpression) {
+                typeName = type
+                resolution = table.resolveCall(type: type, name: "init", labels: labels, trailingClosure: trailing, isStatic: true)
+            } else if !inference.isBound(name), table.functions.contains(where: { $0.name == name }) {
+                resolution = table.resolveFunction(name: name, labels: labels, trailingClosure: trailing)
+            }
+        } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base {
+            let name = member.declName.baseName.text
+            calleeName = member.declName.baseName
+            switch inference.type(of: base) {
+            case .instance(let type)?:
+                typeName = type
+                isStatic = false
+                if !(hasDynamicMembers(type) && table.members(of: type, named: name, isStatic: false).isEmpty) {
+                    resolution = table.resolveCall(type: type, name: name, labels: labels, trailingClosure: trailing, isStatic: false)
+                }
+            case .metatype(let type)?:
+                if name == "init" || table.type(named: type + "." + name) != nil {
+                    typeName = name == "init" ? type : type + "." + name
+                    resolution = table.resolveCall(type: typeName, name: "init", labels: labels, trailingClosure: trailing, isStatic: true)
+                } else {
+                    typeName = type
+                    resolution = table.resolveCall(type: type, name: name, labels: labels, trailingClosure: trailing, isStatic: true)
+                }
+            case nil:
+                break
+            }
+        }
+        guard let resolution, let calleeName else { return }
+        report(resolution, node, callee: calleeName, typeName: typeName, isStatic: isStatic)
+    }
+
+    private func report(_ resolution: SurfaceTable.Resolution, _ node: FunctionCallExprSyntax, callee: TokenSyntax, typeName: String, isStatic: Bool) {
+        switch resolution {
+        case .found(let entry):
+            checkImplicitArguments(node, entry)
+        case .unknownMember(let suggestion):
+            unknownMember(callee, callee.text, on: typeName, suggestion: suggestion, isStatic: isStatic)
+        case .noMatchingOverload(let candidates, let unknownLabel):
+            let shown = candidates.first?.kind == .initializer ? typeName : (candidates.first?.name ?? callee.text)
+            let forms = candidates.map { shown + "(" + ($0.parameters ?? []).map { ($0.label ?? "_") + ":" }.joined() + ")" }
+            let written = "(" + node.arguments.map { ($0.label?.text ?? "_") + ":" }.joined() + ")"
+            if let unknownLabel, let argument = node.arguments.dropFirst(unknownLabel.index).first {
+                var fixIts: [FixIt] = []
+                if let suggestion = unknownLabel.suggestion, let label = argument.label {
+                    fixIts.append(FixIt(title: "use '\(suggestion):'", edits: [TextEdit(range: source.range(of: label), newText: suggestion)]))
+                }
+                let what = unknownLabel.label.map { "the argument label '\($0):'" } ?? "an unlabelled argument"
+                diagnostics.append(Diagnostic(
+                    .unknownMember, at: source.range(of: argument.label.map(Syntax.init) ?? Syntax(argument)),
+                    "\(shown) has no \(what)" + (unknownLabel.suggestion.map { "; did you mean '\($0):'?" } ?? "")
+                        + " Supported forms: " + forms.joined(separator: ", "),
+                    fixIts: fixIts))
+            } else {
+                diagnostics.append(Diagnostic(
+                    .unknownMember, at: source.range(of: node),
+                    "no form of \(shown) takes \(written)\(node.trailingClosure != nil ? " with a trailing closure" : ""); supported forms: "
+                        + forms.joined(separator: ", ")))
+            }
+        }
+    }
+
+    /// `.greedy`, `.random(top:)` as arguments: checked against the parameter's type.
+    private func checkImplicitArguments(_ node: FunctionCallExprSyntax, _ entry: SurfaceMember) {
+        guard let parameters = entry.parameters,
+              let positions = SurfaceTable.positions(parameters, labels: node.arguments.map { $0.label?.text }) else { return }
+        for (argument, position) in zip(node.arguments, positions) {
+            var expression = argument.expression
+            var call: FunctionCallExprSyntax?
+            if let inner = expression.as(FunctionCallExprSyntax.self) {
+                call = inner
+                expression = inner.calledExpression
+            }
+            guard let member = expression.as(MemberAccessExprSyntax.self), member.base == nil else { continue }
+            var type = parameters[position].type
+            if type.hasSuffix("?") { type.removeLast() }
+            guard let canonical = table.canonicalName(type) else { continue }
+            let name = member.declName.baseName.text
+            if name == "init" { continue }
+            let resolution = call.map {
+                table.resolveCall(type: canonical, name: name, labels: $0.arguments.map { $0.label?.text }, trailingClosure: $0.trailingClosure != nil, isStatic: true)
+            } ?? table.resolveValue(type: canonical, name: name, isStatic: true)
+            if case .unknownMember(let suggestion) = resolution {
+                unknownMember(member.declName.baseName, name, on: canonical, suggestion: suggestion, isStatic: true)
+            } else if let call, case .noMatchingOverload = resolution {
+                report(resolution, call, callee: member.declName.baseName, typeName: canonical, isStatic: true)
+            }
+        }
+    }
+
+    private func unknownMember(_ token: TokenSyntax, _ name: String, on type: String, suggestion: String?, isStatic: Bool) {
+        let range = source.range(of: token)
+        let what = isStatic ? "type '\(type)'" : "'\(type)'"
+        diagnostics.append(Diagnostic(
+            .unknownMember, at: range,
+            "\(what) has no member '\(name)' in prompt files" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; see the supported members with completion or `fmplay explain FM310`"),
+            fixIts: suggestion.map { [FixIt(title: "use '\($0)'", edits: [TextEdit(range: range, newText: $0)])] } ?? []))
+    }
+
+    private func hasDynamicMembers(_ type: String) -> Bool {
+        type == "GeneratedContent" || type == "LanguageModelSession.ResponseStream.Snapshot"
+    }
+}
+
+/// The types `SurfaceChecker`, hover and completion infer: literals, table
+/// initializers, members whose entry names a result type, and names every
+/// binding of which agrees. Built once per analysed file.
+public final class SurfaceInference: @unchecked Sendable {
+    let file: PromptFile
+    /// Guards the cache (recursive: inference recurses through bindings).
+    private let lock = NSRecursiveLock()
+    private let bindings: [String: [BindingCollector.Source]]
+    /// The nodes `SurfaceChecker` checks, collected in the same walk as the bindings.
+    let imports: [ImportDeclSyntax]
+    let memberAccesses: [MemberAccessExprSyntax]
+    let calls: [FunctionCallExprSyntax]
+    private var inferred: [String: InferredType?] = [:]
+    private var resolving: Set<String> = []
+    private var table: SurfaceTable { Surface.table }
+
+    public init(file: PromptFile) {
+        self.file = file
+        let collector = BindingCollector(file: file)
+        collector.walk(file.syntax)
+        bindings = collector.bindings
+        imports = collector.imports
+        memberAccesses = collector.memberAccesses
+        calls = collector.calls
+    }
+
+    /// Whether the file binds the name anywhere (a variable, parameter or pattern).
+    public func isBound(_ name: String) -> Bool { bindings[name] != nil }
+
+    public func type(of expression: ExprSyntax) -> InferredType? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let inner = expression.as(TryExprSyntax.self) { return type(of: inner.expression) }
+        if let inner = expression.as(AwaitExprSyntax.self) { return type(of: inner.expression) }
+        if let inner = expression.as(ForceUnwrapExprSyntax.self) { return type(of: inner.expression) }
+        if let inner = expression.as(OptionalChainingExprSyntax.self) { return type(of: inner.expression) }
+        if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
+            return type(of: only.expression)
+        }
+        if expression.is(StringLiteralExprSyntax.self) { return .instance("String") }
+        if expression.is(IntegerLiteralExprSyntax.self) { return .instance("Int") }
+        if expression.is(FloatLiteralExprSyntax.self) { return .instance("Double") }
+        if expression.is(BooleanLiteralExprSyntax.self) { return .instance("Bool") }
+        if expression.is(ArrayExprSyntax.self) { return .instance("Array") }
+        if expression.is(DictionaryExprSyntax.self) { return .instance("Dictionary") }
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return inferName(reference.baseName.text) }
+        if let member = expression.as(MemberAccessExprSyntax.self) {
+            guard let base = member.base, let baseType = type(of: base) else { return nil }
+            let name = member.declName.baseName.text
+            if name == "self" { return baseType }
+            switch baseType {
+            case .instance(let type):
+                guard case .found(let entry) = table.resolveValue(type: type, name: name, isStatic: false), !entry.isCallable else { return nil }
+                return instanceType(entry.result)
+            case .metatype(let type):
+                if table.type(named: type + "." + name) != nil { return .metatype(table.canonicalName(type + "." + name)!) }
+                guard case .found(let entry) = table.resolveValue(type: type, name: name, isStatic: true) else { return nil }
+                return instanceType(entry.result)
+            }
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            let labels = call.arguments.map { $0.label?.text }
+            if call.calledExpression.is(DeclReferenceExprSyntax.self), case .metatype(let type)? = type(of: call.calledExpression) {
+                return .instance(type)
+            }
+            guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, let baseType = type(of: base) else { return nil }
+            let name = member.declName.baseName.text
+            switch baseType {
+            case .instance(let type):
+                guard case .found(let entry) = table.resolveCall(type: type, name: name, labels: labels, trailingClosure: call.trailingClosure != nil,
+                                                                   isStatic: false) else { return nil }
+                return instanceType(entry.result)
+            case .metatype(let type):
+                if name == "init" { return .instance(type) }
+                if let nested = table.canonicalName(type + "." + name) { return .instance(nested) }
+                guard case .found(let entry) = table.resolveCall(type: type, name: name, labels: labels, trailingClosure: call.trailingClosure != nil,
+                                                                   isStatic: true) else { return nil }
+                return instanceType(entry.result)
+            }
+        }
+        return nil
+    }
+
+    /// A table result type as an inferred instance: `T?` as `T`, `[T]` as Array; nil when not a table type.
+    func instanceType(_ result: String?) -> InferredType? {
+        guard var type = result else { return nil }
+        if type.hasSuffix("?") { type.removeLast() }
+        if type.hasPrefix("[") { return type.contains(":") ? .instance("Dictionary") : .instance("Array") }
+        return table.canonicalName(type).map(InferredType.instance)
+    }
+
+    /// A name: a variable bound in the file (only when every binding agrees), else a table type not shadowed by the file.
+    func inferName(_ name: String) -> InferredType? {
+        if let sources = bindings[name] {
+            if let known = inferred[name] { return known }
+            guard !resolving.contains(name) else { return nil }
+            resolving.insert(name)
+            defer { resolving.remove(name) }
+            var result: InferredType?
+            for (index, binding) in sources.enumerated() {
+                let bound: InferredType?
+                switch binding {
+                case .expression(let value): bound = type(of: value)
+                case .annotation(let annotation): bound = annotatedType(annotation)
+                case .unknown: bound = nil
+                }
+                guard let bound, case .instance = bound, index == 0 || bound == result else {
+                    result = nil
+                    break
+                }
+                result = bound
+            }
+            inferred[name] = .some(result)
+            return result
+        }
+        if file.resolveType(name, in: nil) != nil { return nil }
+        return table.canonicalName(name).map(InferredType.metatype)
+    }
+
+    func annotatedType(_ type: TypeSyntax) -> InferredType? {
+        if let optional = type.as(OptionalTypeSyntax.self) { return annotatedType(optional.wrappedType) }
+        if type.is(ArrayTypeSyntax.self) { return .instance("Array") }
+        if type.is(DictionaryTypeSyntax.self) { return .instance("Dictionary") }
+        let text = type.trimmedText
+        if file.resolveType(text, in: nil) != nil { return nil }
+        return table.canonicalName(text).map(InferredType.instance)
+    }
+}

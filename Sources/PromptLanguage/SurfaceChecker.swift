@@ -218,10 +218,10 @@ private final class SurfaceVisitor {
                 if let suggestion = unknownLabel.suggestion, let label = argument.label {
                     fixIts.append(FixIt(title: "use '\(suggestion):'", edits: [TextEdit(range: source.range(of: label), newText: suggestion)]))
                 }
-                let what = unknownLabel.label.map { "the argument label '\($0):'" } ?? "an unlabelled argument"
+                let what = unknownLabel.label.map { "argument label '\($0):'" } ?? "unlabelled argument"
                 diagnostics.append(Diagnostic(
                     .unknownMember, at: source.range(of: argument.label.map(Syntax.init) ?? Syntax(argument)),
-                    "\(shown) has no \(what)" + (unknownLabel.suggestion.map { "; did you mean '\($0):'?" } ?? "")
+                    "\(shown) has no \(what) in prompt files" + (unknownLabel.suggestion.map { "; did you mean '\($0):'?" } ?? "")
                         + " Supported forms: " + forms.joined(separator: ", "),
                     fixIts: fixIts))
             } else {

@@ -33,7 +33,7 @@ final class RuntimeChecksTests: XCTestCase {
         ("let x = Int(Double.infinity)", "either infinite or NaN"),
         ("let x = Int(-Double.infinity)", "either infinite or NaN"),
         ("let x = Int(Double.nan)", "either infinite or NaN"),
-        ("let x = String(contentsOfFile: \"/etc/hostname\")", "String(contentsOfFile:) is not supported"),
+        ("let x = String(contentsOfFile: \"/etc/hostname\")", "String has no argument label 'contentsOfFile:' in prompt files"),
         // ranges
         ("let r = 5...1", "range requires lowerBound <= upperBound (5...1)"),
         ("let r = 5..<1", "range requires lowerBound <= upperBound (5..<1)"),

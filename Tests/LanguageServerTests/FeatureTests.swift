@@ -45,6 +45,7 @@ final class FeatureTests: XCTestCase {
     private func openSample(_ harness: ServerHarness, text: String = sampleText, options: JSONValue = ["evaluate": "manual"]) {
         harness.initialize([
             "general": ["positionEncodings": ["utf-16"]],
+            "textDocument": ["hover": ["contentFormat": ["markdown", "plaintext"]]],
             "workspace": ["inlayHint": ["refreshSupport": true], "codeLens": ["refreshSupport": true]],
             "window": ["workDoneProgress": true],
         ], options: options)

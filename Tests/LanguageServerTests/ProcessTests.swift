@@ -123,7 +123,10 @@ final class ProcessTests: XCTestCase {
 
     private func initialize(_ client: ProcessClient, options: JSONValue = ["evaluate": "manual"]) throws {
         let result = try client.request("initialize", [
-            "capabilities": ["general": ["positionEncodings": ["utf-8", "utf-16"]], "window": ["workDoneProgress": true]],
+            "capabilities": [
+                "general": ["positionEncodings": ["utf-8", "utf-16"]], "window": ["workDoneProgress": true],
+                "textDocument": ["hover": ["contentFormat": ["markdown", "plaintext"]]],
+            ],
             "initializationOptions": options,
         ])
         XCTAssertEqual(result["capabilities"]?["positionEncoding"], "utf-8")

@@ -252,6 +252,9 @@ LINE is 1-based."
         (setq fmplay--blocks (append (fmplay--get params "blocks") nil))
         (setq fmplay-status (fmplay--summarize params))
         (fmplay--render)
+        ;; lsp-mode asks for lenses only after edits and saves: fetch the new status now.
+        (when (and (bound-and-true-p lsp-lens-mode) (fboundp 'lsp-lens-refresh))
+          (lsp-lens-refresh t))
         (force-mode-line-update)
         (run-hooks 'fmplay-results-hook)))))
 
@@ -358,7 +361,25 @@ it also works in batch mode."
 
 ;;;; lsp-mode
 
+(defcustom fmplay-lsp-lens t
+  "Whether lsp-mode shows the server's code lenses (▶ Run, ■ Cancel, the status)
+in fmplay buffers.  lsp-mode's own `lsp-lens-enable' is off by default; this
+turns `lsp-lens-mode' on for fmplay buffers only."
+  :type 'boolean)
+
+(defvar lsp-lens-enable)
+(defvar lsp-lens-mode)
+(declare-function lsp-lens-mode "lsp-lens")
+(declare-function lsp-lens-refresh "lsp-lens")
+
+(defun fmplay--lsp-configure ()
+  "Turn on code lenses in an fmplay buffer that lsp-mode has just configured."
+  (when (and fmplay-lsp-lens (derived-mode-p 'fmplay-mode))
+    (setq-local lsp-lens-enable t)
+    (lsp-lens-mode 1)))
+
 (with-eval-after-load 'lsp-mode
+  (add-hook 'lsp-configure-hook #'fmplay--lsp-configure)
   (add-to-list 'lsp-language-id-configuration '(fmplay-mode . "fmplay"))
   (lsp-register-client
    (make-lsp-client

@@ -29,6 +29,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 EDITORS = os.path.join(ROOT, "editors")
 FIXTURE = os.path.join(ROOT, "grammars", "tests", "fixtures", "playground.fmplay")
 TIMEOUT = 90
+# Beyond filetype, client and a result shown: what each README's set-up must give a user.
+EXPECTED = {
+    "neovim": ("lens=true", "completion=v:lua.vim.lsp.omnifunc"),
+    "emacs-lsp-mode": ("lens=true",),
+    "ale": ("completion=ale#completion#OmniFunc",),
+    "vim": ("completion=lsp#complete",),
+}
 
 
 def readme_block(editor: str, language: str, section: str = "") -> str:
@@ -91,6 +98,11 @@ local function log(s) table.insert(out, s) vim.fn.writefile(out, {result!r}) end
 log('filetype=' .. vim.bo.filetype)
 local ok = vim.wait(20000, function() return #vim.lsp.get_active_clients() > 0 and vim.lsp.get_active_clients()[1].initialized end, 100)
 log('client=' .. tostring(ok))
+-- The code lenses of the first buffer opened (Neovim 0.7 lost them when a refresh ran
+-- before the client was initialized, with an error message at start-up).
+local lens = vim.wait(10000, function() return #vim.lsp.codelens.get(0) > 0 end, 100)
+log('lens=' .. tostring(lens))
+log('completion=' .. vim.bo.omnifunc)
 vim.api.nvim_win_set_cursor(0, {{20, 0}})
 vim.cmd('FmplayRun')
 local shown = ''
@@ -99,6 +111,11 @@ vim.wait(20000, function()
   return false
 end, 100)
 log('shown=' .. shown)
+local errors = {{}}
+for _, line in ipairs(vim.split(vim.fn.execute('messages'), '\\n')) do
+  if line:match('[Ee]rror') or line:match('not supported') or line:match('^E%d+') then table.insert(errors, line) end
+end
+log('errors=' .. table.concat(errors, ' | '))
 vim.cmd('qall!')
 """)
     in_terminal(f"nvim -c 'lua vim.defer_fn(function() vim.cmd(\"luafile {work}/check.lua\") end, 200)' p.fmplay",
@@ -122,6 +139,9 @@ def check_emacs(home: str, env: dict[str, str], work: str, lsp_mode: bool = Fals
 (defun readme-check ()
   (readme-check--log (format "filetype=%s" major-mode))
   (readme-check--log (format "client=%s" (if (readme-check--wait 20 #'readme-check--client) "true" "false")))
+  (when (fboundp 'lsp-workspaces)
+    ;; lsp-mode draws the server's code lenses (its own default, `lsp-lens-enable', is off).
+    (readme-check--log (format "lens=%s" (if (readme-check--wait 10 (lambda () (bound-and-true-p lsp-lens--overlays))) "true" "false"))))
   (goto-char (point-min)) (forward-line 19)
   (fmplay-run)
   (readme-check--log (format "shown=%s" (or (cdar (readme-check--wait 20 #'fmplay-result-texts)) "")))
@@ -153,6 +173,7 @@ while s:i < 200 && lsp#get_server_status('fmplay') !=# 'running'
 endwhile
 call s:log('client=' . (lsp#get_server_status('fmplay') ==# 'running' ? 'true' : 'false'))
 sleep 500m
+call s:log('completion=' . &omnifunc)
 FmplayRunAll
 let s:i = 0
 function! s:shown() abort
@@ -189,6 +210,7 @@ while s:i < 200 && empty(ale#engine#GetLoclist(bufnr('%')))
 endwhile
 let s:list = ale#engine#GetLoclist(bufnr('%'))
 call s:log('client=' . (empty(s:list) ? 'false' : 'true'))
+call s:log('completion=' . &omnifunc)
 call s:log('shown=' . (empty(s:list) ? '' : s:list[0].lnum . ': ' . s:list[0].text))
 qall!
 """)
@@ -231,7 +253,9 @@ def main() -> int:
                 outcome = check_vim(home, env, work, args.vim_lsp)
             else:
                 raise SystemExit(f"unknown editor {editor}")
-        ok = "filetype=fmplay" in outcome and "client=true" in outcome and re.search(r"shown=\S", outcome)
+        ok = ("filetype=fmplay" in outcome and "client=true" in outcome and re.search(r"shown=\S", outcome)
+              and all(part in outcome for part in EXPECTED.get(editor, ()))
+              and not re.search(r"errors=\S", outcome))
         failures += 0 if ok else 1
         print(f"README {editor}: {'PASS' if ok else 'FAIL'} {outcome}")
     return 1 if failures else 0

@@ -8,6 +8,7 @@
 # Each editor run is bounded by `timeout`; the script ends with "editors: N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
 FMPLAY=${1:-.build/debug/fmplay}
 # Absolute, because the editors start the server from the project root they choose.
 [ -e "$FMPLAY" ] && FMPLAY="$(cd "$(dirname "$FMPLAY")" && pwd)/$(basename "$FMPLAY")"
@@ -32,19 +33,27 @@ run() { # run NAME COMMAND...
 nvim_test() { # nvim_test NAME SERVER_CMD FILE SETTINGS EXPECT
   run "$1" env FMPLAY_TEST_CMD="$2" FMPLAY_TEST_FILE="$3" FMPLAY_TEST_SETTINGS="$4" FMPLAY_TEST_EXPECT="$5" \
     FMPLAY_TEST_TIMEOUT="$((STEP_TIMEOUT - 20))" \
-    nvim --headless -u NONE -i NONE --cmd "set rtp+=editors/neovim" -c "luafile editors/neovim/tests/e2e.lua"
+    nvim --headless -u NONE -i NONE --cmd "set rtp+=$ROOT/editors/neovim" -c "luafile $ROOT/editors/neovim/tests/e2e.lua"
 }
 
 emacs_test() { # emacs_test NAME SERVER_CMD FILE SETTINGS EXPECT
   run "$1" env FMPLAY_TEST_CMD="$2" FMPLAY_TEST_FILE="$3" FMPLAY_TEST_SETTINGS="$4" FMPLAY_TEST_EXPECT="$5" \
     FMPLAY_TEST_TIMEOUT="$((STEP_TIMEOUT - 20))" \
-    emacs --batch -l editors/emacs/fmplay-mode.el -l editors/emacs/tests/e2e.el
+    emacs --batch -l "$ROOT/editors/emacs/fmplay-mode.el" -l "$ROOT/editors/emacs/tests/e2e.el"
 }
 
 run "manifests" env FMPLAY_BINARY="$FMPLAY" "$PYTHON" -m unittest discover -s editors/tests -p 'test_*.py'
 
-SCRIPTED="$PYTHON editors/tests/scripted_lsp.py"
-FIXTURE=grammars/tests/fixtures/playground.fmplay
+# Every path handed to an editor is absolute, and every file an editor opens is a copy in a
+# fresh directory outside the repository (no `.git` above it): the editors then pick that
+# directory as the project root and start the server there, as for a user's own files.
+SCRIPTED="$PYTHON $ROOT/editors/tests/scripted_lsp.py"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/fmplay-editor-tests.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+copy() { # copy FILE NAME: a copy of FILE in its own directory under $WORK; prints its path
+  mkdir -p "$WORK/$2" && cp "$1" "$WORK/$2/" && echo "$WORK/$2/$(basename "$1")"
+}
+FIXTURE=$(copy grammars/tests/fixtures/playground.fmplay scripted)
 nvim_test "neovim plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip'
 emacs_test "emacs plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip'
 # The Neovim, Emacs and Vim+ALE READMEs followed literally in a clean HOME (in a terminal).

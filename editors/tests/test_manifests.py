@@ -76,6 +76,15 @@ class VSCodeExtension(unittest.TestCase):
         self.assertIn('from "vscode-languageclient/node"', self.source)
         self.assertIn('args: ["lsp"]', self.source)
 
+    def test_extension_type_checks(self):
+        """`tsc` (Debian's node-typescript, installed by `make setup`) checks src/ against the
+        API declarations in types/ (tsconfig.check.json); no npm packages are needed."""
+        tsc = shutil.which("tsc")
+        self.assertIsNotNone(tsc, "tsc is not installed: run `make setup` (Debian package node-typescript)")
+        check = subprocess.run([tsc, "-p", os.path.join(VSCODE, "tsconfig.check.json")],
+                               capture_output=True, text=True, timeout=180)
+        self.assertEqual(0, check.returncode, f"the extension does not type-check:\n{check.stdout}{check.stderr}")
+
     def test_every_contributed_command_is_implemented_and_maps_to_a_server_command(self):
         contributed = [c["command"] for c in self.manifest["contributes"]["commands"]]
         titles = {c["title"] for c in self.manifest["contributes"]["commands"]}

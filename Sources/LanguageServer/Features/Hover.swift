@@ -10,29 +10,30 @@ extension LanguageServer {
     func hover(_ params: TextDocumentPositionParams) throws -> Hover? {
         let current = try analysis(params.textDocument.uri)
         let offset = current.offset(params.position, encoding)
+        let format = hoverFormat
 
         if let text = promptString(at: offset, in: current) {
-            var markdown = "**\(text.role)** · "
+            var value = format.strong(text.role) + " · "
             switch evaluation.playgroundRunner.tokenCount(of: text.value, configuration: configuration) {
             case .counted(let tokens, let contextSize, let model):
                 let share = Double(tokens) / Double(max(1, contextSize)) * 100
-                markdown += "\(tokens) tokens of \(model)'s \(contextSize)-token context (\(share.formatted1)%)"
+                value += "\(tokens) tokens of \(model)'s \(contextSize)-token context (\(share.formatted1)%)"
             case .unavailable(let reason):
-                markdown += "\(text.value.utf8.count) bytes; tokens cannot be counted: \(reason)"
+                value += "\(text.value.utf8.count) bytes; tokens cannot be counted: \(reason)"
             }
-            return Hover(contents: MarkupContent(value: markdown), range: current.lines.range(of: text.offsets, in: encoding))
+            return Hover(contents: format.content(value), range: current.lines.range(of: text.offsets, in: encoding))
         }
 
         if let word = current.word(at: offset), let type = current.file.resolveType(word.text, in: nil) ?? current.file.types.first(where: { $0.name == word.text }),
            type.isGenerable || type.tool != nil {
-            return Hover(contents: MarkupContent(value: typeMarkdown(type, in: current.file)), range: current.lines.range(of: word.offsets, in: encoding))
+            return Hover(contents: format.content(typeText(type, in: current.file, format: format)), range: current.lines.range(of: word.offsets, in: encoding))
         }
 
         // A table entry (member, initializer, case, type), except the model calls, whose hover is their result.
         if let target = SurfaceLookup(file: current.file, inference: current.analysis.surface).target(at: offset), let word = current.word(at: offset) {
             if case .member(let entry) = target, entry.owner == "LanguageModelSession", ModelCall.Method(rawValue: entry.name) != nil {
             } else {
-                return Hover(contents: MarkupContent(value: Self.surfaceMarkdown(target)), range: current.lines.range(of: word.offsets, in: encoding))
+                return Hover(contents: format.content(Self.surfaceText(target, format: format)), range: current.lines.range(of: word.offsets, in: encoding))
             }
         }
 
@@ -41,43 +42,44 @@ extension LanguageServer {
             let range = current.range(call.range, encoding)
             guard let entry = entries.first else {
                 let trigger = configuration.evaluate == .manual ? "run the block (▶ Run)" : "save the file or run the block (▶ Run)"
-                return Hover(contents: MarkupContent(value: "**\(call.method.rawValue)** · no result yet: \(trigger)"), range: range)
+                return Hover(contents: format.content("\(format.strong(call.method.rawValue)) · no result yet: \(trigger)"), range: range)
             }
-            return Hover(contents: MarkupContent(value: ResultRendering.markdown(entry.result, iterations: entry.iterations)), range: range)
+            return Hover(contents: format.content(ResultRendering.details(entry.result, iterations: entry.iterations, format: format)), range: range)
         }
         return nil
     }
 
     /// The declaration, availability and documentation of a table entry or type.
-    static func surfaceMarkdown(_ target: SurfaceLookup.Target) -> String {
+    static func surfaceText(_ target: SurfaceLookup.Target, format: MarkupFormat) -> String {
+        let declaration: String, origin: String, documentation: String
         switch target {
         case .member(let entry):
-            let owner = entry.owner.isEmpty ? "" : "\(entry.owner) · "
-            return "```swift\n\(entry.declaration)\n```\n\(owner)\(entry.availability.rawValue)\n\n\(entry.documentation)"
+            declaration = entry.declaration
+            origin = (entry.owner.isEmpty ? "" : "\(entry.owner) · ") + entry.availability.rawValue
+            documentation = entry.documentation
         case .type(let type):
-            return "```swift\n\(type.kind.rawValue) \(type.name)\n```\n\(type.module) · \(type.availability.rawValue)\n\n\(type.documentation)"
+            declaration = "\(type.kind.rawValue) \(type.name)"
+            origin = "\(type.module) · \(type.availability.rawValue)"
+            documentation = type.documentation
         }
+        return (format.block(declaration, language: "swift") + [origin, "", documentation]).joined(separator: "\n")
     }
 
-    private func typeMarkdown(_ type: TypeDeclaration, in file: PromptFile) -> String {
-        var lines = ["**\(type.tool != nil ? "Tool" : "@Generable \(type.kind.rawValue)")** `\(type.qualifiedName)`"]
+    private func typeText(_ type: TypeDeclaration, in file: PromptFile, format: MarkupFormat) -> String {
+        var lines = [format.strong(type.tool != nil ? "Tool" : "@Generable \(type.kind.rawValue)") + " " + format.code(type.qualifiedName)]
         if let tool = type.tool {
             lines.append("")
-            lines.append("name: `\(tool.effectiveName(typeName: type.name))`" + (tool.description.map { " · \($0)" } ?? ""))
+            lines.append("name: \(format.code(tool.effectiveName(typeName: type.name)))" + (tool.description.map { " · \($0)" } ?? ""))
             if let arguments = tool.argumentsType, let schema = file.schemas[arguments] {
                 lines.append("")
                 lines.append("Arguments schema:")
-                lines += schemaBlock(schema, title: arguments)
+                lines += format.block(schema.jsonSchema(title: arguments).serialized(pretty: true), language: "json")
             }
         } else if let schema = file.schemas[type.qualifiedName] {
             lines.append("")
-            lines += schemaBlock(schema, title: type.name)
+            lines += format.block(schema.jsonSchema(title: type.name).serialized(pretty: true), language: "json")
         }
         return lines.joined(separator: "\n")
-    }
-
-    private func schemaBlock(_ schema: GenerationSchema, title: String) -> [String] {
-        ["```json", schema.jsonSchema(title: title).serialized(pretty: true), "```"]
     }
 
     /// The string literal at `offset` when it is a prompt (inside a model

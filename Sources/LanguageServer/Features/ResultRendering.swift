@@ -1,7 +1,7 @@
 import Foundation
 import JSON
 
-/// Text renderings of results: short hints, lens statuses and hover Markdown.
+/// Text renderings of results: short hints, lens statuses and hover details.
 enum ResultRendering {
     /// `→ "Journey to the Land of the Rising Sun"`, `→ SearchSuggestions(searchTerms: 4 items)`,
     /// `→ [3/3] "…"` in a loop, a trailing `⋯` while streaming; at most `limit` characters.
@@ -56,24 +56,20 @@ enum ResultRendering {
         return String(text.prefix(max(1, limit - 1))) + "…"
     }
 
-    /// The hover for a call's result.
-    static func markdown(_ result: CallResult, iterations: Int) -> String {
+    /// The hover (and hint tooltip) for a call's result, in the client's format.
+    static func details(_ result: CallResult, iterations: Int, format: MarkupFormat) -> String {
         var lines: [String] = []
-        var title = "**\(result.kind.rawValue)**"
-        if let type = result.typeName { title += " · `\(type)`" }
+        var title = format.strong(result.kind.rawValue)
+        if let type = result.typeName { title += " · \(format.code(type))" }
         if iterations > 1 { title += " · iteration \(result.iteration + 1) of \(iterations)" }
         if !result.isComplete { title += " · streaming…" }
         lines.append(title)
         lines.append("")
         switch result.content {
         case .string(let text):
-            lines.append("```text")
-            lines.append(text)
-            lines.append("```")
+            lines += format.block(text, language: "text")
         default:
-            lines.append("```json")
-            lines.append(result.content.serialized(pretty: true))
-            lines.append("```")
+            lines += format.block(result.content.serialized(pretty: true), language: "json")
         }
         if result.kind != .print {
             var usage = "\(result.promptTokens) prompt tokens"
@@ -87,9 +83,7 @@ enum ResultRendering {
         if let transcript = result.transcript, !transcript.isEmpty {
             lines.append("")
             lines.append("Transcript:")
-            lines.append("```text")
-            lines.append(transcript)
-            lines.append("```")
+            lines += format.block(transcript, language: "text")
         }
         return lines.joined(separator: "\n")
     }

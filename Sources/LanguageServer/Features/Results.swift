@@ -28,7 +28,8 @@ extension LanguageServer {
         for entry in latestResults(current) where requested.overlaps(entry.anchor) || requested.contains(entry.anchor.lowerBound) {
             hints.append(InlayHint(
                 position: current.lines.position(of: entry.anchor.upperBound, in: encoding), label: entry.hint, kind: nil,
-                tooltip: MarkupContent(value: ResultRendering.markdown(entry.result, iterations: entry.iterations)), paddingLeft: true))
+                tooltip: hoverFormat.content(ResultRendering.details(entry.result, iterations: entry.iterations, format: hoverFormat)),
+                paddingLeft: true))
         }
         return hints
     }

@@ -118,7 +118,8 @@ struct CodeActionParams: Codable {
 }
 
 public struct MarkupContent: Sendable, Hashable, Codable {
-    public var kind = "markdown"
+    /// `markdown` or `plaintext` (see `MarkupFormat`).
+    public var kind: String
     public var value: String
 }
 

@@ -59,9 +59,18 @@ function! s:document() abort
   return [{'uri': lsp#utils#get_buffer_uri()}]
 endfunction
 
+" Completion with <C-x><C-o> in fmplay buffers (vim-lsp's asyncomplete integration, if
+" installed, completes as you type as well).
+function! s:buffer_enabled() abort
+  if &filetype ==# 'fmplay'
+    setlocal omnifunc=lsp#complete
+  endif
+endfunction
+
 augroup fmplay_vim_lsp
   autocmd!
   autocmd User lsp_setup call s:register()
+  autocmd User lsp_buffer_enabled call s:buffer_enabled()
   autocmd User lsp_setup call lsp#callbag#pipe(lsp#stream(), lsp#callbag#forEach({data -> s:show_results('fmplay', data)}))
 augroup END
 

@@ -13,6 +13,8 @@ local defaults = {
   virtual_text = "auto",
   hint_highlight = "Comment",
   codelens = true,
+  -- Set 'omnifunc' to the server's completion in fmplay buffers (<C-x><C-o>).
+  omnifunc = true,
   on_attach = nil,
 }
 
@@ -133,8 +135,22 @@ function M.virtual_texts(bufnr)
   return out
 end
 
+-- Whether this plugin's server is attached to the buffer and has answered `initialize`.
+local function server_ready(bufnr)
+  for _, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if c.name == "fmplay" and c.initialized and c.server_capabilities and c.server_capabilities.codeLensProvider then
+      return true
+    end
+  end
+  return false
+end
+
+-- Code lenses are requested only once the server is ready: on Neovim 0.7, refreshing while
+-- the client is still initializing reports "method textDocument/codeLens is not supported"
+-- (an error at start-up, which stalls the screen for a second) and leaves the buffer marked
+-- as refreshing for good, so its lenses would never appear.
 local function refresh_codelens(bufnr)
-  if M.config.codelens and vim.lsp.codelens and vim.api.nvim_get_current_buf() == bufnr then
+  if M.config.codelens and vim.lsp.codelens and vim.api.nvim_get_current_buf() == bufnr and server_ready(bufnr) then
     pcall(vim.lsp.codelens.refresh)
   end
 end
@@ -186,6 +202,10 @@ local function client_config(bufnr)
     end,
     on_attach = function(c, attached)
       M.client_id = c.id
+      -- Completion with <C-x><C-o> (and for completion plugins that use omnifunc).
+      if M.config.omnifunc then
+        vim.bo[attached].omnifunc = "v:lua.vim.lsp.omnifunc"
+      end
       if not use_virtual_text() then
         pcall(vim.lsp.inlay_hint.enable, true, { bufnr = attached })
       end

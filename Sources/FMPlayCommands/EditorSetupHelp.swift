@@ -3,7 +3,9 @@
 /// Lines stay under 78 characters: the help output wraps longer ones.
 enum EditorSetupHelp {
     static let text = """
-    EDITOR SET-UP (<repo> is this repository; `fmplay` must be on PATH)
+    EDITOR SET-UP (<repo> is this repository; one page per editor in
+      <repo>/editors/README.md). First, in <repo>: `make build` (the default
+      model and the build), then export PATH="$PWD/.build/debug:$PATH"
       Neovim 0.7+, in init.lua:
         vim.opt.runtimepath:append("<repo>/editors/neovim")
         require("fmplay").setup({})
@@ -17,7 +19,7 @@ enum EditorSetupHelp {
         then code --install-extension fmplay-0.1.0.vsix
       Vim with vim-lsp: set runtimepath+=<repo>/editors/vim
         coc.nvim: merge <repo>/editors/vim/coc-settings.json (:CocConfig)
-        ALE: source <repo>/editors/vim/ale-fmplay.vim
+        ALE: source <repo>/editors/vim/ale-fmplay.vim (see editors/vim/ale.md)
       Helix: append <repo>/editors/helix/languages.toml to
         ~/.config/helix/languages.toml, and copy
         <repo>/grammars/tree-sitter/*.scm to

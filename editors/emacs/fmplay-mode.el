@@ -178,38 +178,65 @@ workspace configuration.  The keys are those of `fmplay lsp --help'."
       (setq text (replace-regexp-in-string "[\r\n]+" " " text))
       (if (string-prefix-p "→" text) text (concat "→ " text)))))
 
+;; Results stay until they are replaced: a payload in which a block has no result yet (it was
+;; edited, or is queued or starting again) keeps that block's overlays, which move with the
+;; text as the user types; the block's next results, or its end (done, failed, cancelled),
+;; replace them.
+(defconst fmplay--final-statuses '("done" "failed" "cancelled" "blocked")
+  "Block statuses after which a block's overlays show exactly its results.")
+
 (defun fmplay-clear-overlays ()
   "Remove the result overlays of the current buffer."
   (interactive)
   (mapc #'delete-overlay fmplay--overlays)
   (setq fmplay--overlays nil))
 
-(defun fmplay--overlay-at-end-of-line (line text face property)
-  "Show TEXT in FACE after 0-based LINE; tag the overlay with PROPERTY."
+(defun fmplay--overlay-at-end-of-line (line text face property &optional block)
+  "Show TEXT in FACE after 0-based LINE; tag the overlay with PROPERTY and BLOCK."
   (goto-char (point-min))
   (when (zerop (forward-line line))
     (let* ((end (line-end-position))
            (overlay (make-overlay end end nil t nil)))
       (overlay-put overlay property t)
+      (overlay-put overlay 'fmplay-block-name block)
       (overlay-put overlay 'after-string (propertize (concat "  " text) 'face face 'cursor t))
       (push overlay fmplay--overlays))))
 
+(defun fmplay--kept-blocks ()
+  "Names of the blocks whose result overlays stay.
+Those are the blocks with no result in the payload yet that have not ended."
+  (let (kept)
+    (dolist (block fmplay--blocks)
+      (let ((name (fmplay--get block "name")))
+        (unless (or (member (fmplay--get block "status") fmplay--final-statuses)
+                    (cl-some (lambda (result) (equal (fmplay--get result "block") name)) fmplay--results))
+          (push name kept))))
+    kept))
+
 (defun fmplay--render ()
   "Draw `fmplay--results' at the end of each call's line, and each block's
-status (what other clients show as a code lens) after its #Playground line."
-  (fmplay-clear-overlays)
-  (let ((per-line (make-hash-table)) (order nil))
+status (what other clients show as a code lens) after its #Playground line.
+Result overlays of blocks without new results stay (see `fmplay--kept-blocks')."
+  (let ((kept (fmplay--kept-blocks)) (remaining nil))
+    (dolist (overlay fmplay--overlays)
+      (if (and (overlay-buffer overlay) (overlay-get overlay 'fmplay-result)
+               (member (overlay-get overlay 'fmplay-block-name) kept))
+          (push overlay remaining)
+        (delete-overlay overlay)))
+    (setq fmplay--overlays remaining))
+  (let ((per-line (make-hash-table)) (blocks (make-hash-table)) (order nil))
     (dolist (result fmplay--results)
       (let ((line (fmplay--result-line result)) (text (fmplay--result-text result)))
         (when (and (integerp line) text)
           (unless (gethash line per-line) (push line order))
+          (puthash line (fmplay--get result "block") blocks)
           (puthash line (append (gethash line per-line) (list text)) per-line))))
     (save-excursion
       (save-restriction
         (widen)
         (dolist (line (nreverse order))
           (fmplay--overlay-at-end-of-line line (string-join (gethash line per-line) "  ")
-                                          'fmplay-result-face 'fmplay-result))
+                                          'fmplay-result-face 'fmplay-result (gethash line blocks)))
         (dolist (block fmplay--blocks)
           (let ((line (fmplay--get block "line")) (summary (fmplay--get block "summary")))
             (when (and (integerp line) (stringp summary))

@@ -38,15 +38,13 @@ EXPECTED = {
 }
 
 
-def readme_block(editor: str, language: str, section: str = "") -> str:
-    """The first ```language block of the README (after the heading `## section`, if given)."""
-    with open(os.path.join(EDITORS, editor, "README.md"), encoding="utf-8") as handle:
+def readme_block(page: str, language: str) -> str:
+    """The first ```language block of editors/PAGE, with /path/to/fmplay -> this repository."""
+    with open(os.path.join(EDITORS, page), encoding="utf-8") as handle:
         text = handle.read()
-    if section:
-        text = text[text.index(f"## {section}"):]
     match = re.search(rf"```{language}\n(.*?)```", text, re.S)
     if not match:
-        raise SystemExit(f"editors/{editor}/README.md has no ```{language} block")
+        raise SystemExit(f"editors/{page} has no ```{language} block")
     return match.group(1).replace("/path/to/fmplay", ROOT)
 
 
@@ -90,7 +88,7 @@ def in_terminal(command: str, env: dict[str, str], cwd: str, keys: tuple[bytes, 
 
 
 def check_neovim(home: str, env: dict[str, str], work: str) -> str:
-    write(os.path.join(home, ".config", "nvim", "init.lua"), readme_block("neovim", "lua"))
+    write(os.path.join(home, ".config", "nvim", "init.lua"), readme_block("neovim/README.md", "lua"))
     result = os.path.join(work, "nvim-result.txt")
     write(os.path.join(work, "check.lua"), f"""
 local out = {{}}
@@ -124,8 +122,8 @@ vim.cmd('qall!')
 
 
 def check_emacs(home: str, env: dict[str, str], work: str, lsp_mode: bool = False) -> str:
-    section = "Set-up with lsp-mode" if lsp_mode else "Set-up with eglot"
-    write(os.path.join(home, ".emacs.d", "init.el"), readme_block("emacs", "elisp", section=section))
+    page = "emacs/lsp-mode.md" if lsp_mode else "emacs/README.md"
+    write(os.path.join(home, ".emacs.d", "init.el"), readme_block(page, "elisp"))
     result = os.path.join(work, "emacs-result.txt")
     write(os.path.join(work, "check.el"), f"""
 (defun readme-check--log (s) (write-region (concat s "\\n") nil {json.dumps(result)} t))
@@ -156,7 +154,7 @@ def check_emacs(home: str, env: dict[str, str], work: str, lsp_mode: bool = Fals
 
 
 def check_vim(home: str, env: dict[str, str], work: str, vim_lsp: str) -> str:
-    write(os.path.join(home, ".vimrc"), readme_block("vim", "vim"))
+    write(os.path.join(home, ".vimrc"), readme_block("vim/vim-lsp.md", "vim"))
     shutil.copytree(vim_lsp, os.path.join(home, ".vim", "pack", "plugins", "start", "vim-lsp"))
     result = os.path.join(work, "vim-result.txt")
     write(os.path.join(work, "check.vim"), f"""
@@ -192,7 +190,7 @@ qall!
 
 
 def check_ale(home: str, env: dict[str, str], work: str) -> str:
-    write(os.path.join(home, ".vimrc"), readme_block("vim", "vim", section="ALE"))
+    write(os.path.join(home, ".vimrc"), readme_block("vim/ale.md", "vim"))
     with open(os.path.join(work, "p.fmplay"), "a", encoding="utf-8") as handle:
         handle.write("\nstruct Legacy: Tool {\n    func call(arguments: Arguments) async throws -> ToolOutput { }\n}\n")
     result = os.path.join(work, "ale-result.txt")

@@ -3,7 +3,9 @@
 #   1. manifest checks of the VS Code extension and the other editors' configuration;
 #   2. Neovim and Emacs plugin tests against the scripted server (editors/tests/scripted_lsp.py),
 #      and their READMEs followed literally in a clean HOME (editors/tests/readme_check.py);
-#   3. Neovim and Emacs end-to-end tests against the real `fmplay lsp` and the default model.
+#   3. Neovim, Emacs (eglot) and Vim (ALE) end-to-end tests against the real `fmplay lsp` and
+#      the default model: diagnostics, quick fix, completion, run with a streamed result,
+#      hover in the client's format, cancel (and code lenses, results kept while typing).
 # Usage: editors/tests/run.sh FMPLAY_BINARY
 # Each editor run is bounded by `timeout`; the script ends with "editors: N passed, N failed".
 set -u
@@ -30,16 +32,27 @@ run() { # run NAME COMMAND...
   rm -f "$log"
 }
 
-nvim_test() { # nvim_test NAME SERVER_CMD FILE SETTINGS EXPECT
+nvim_test() { # nvim_test NAME SERVER_CMD FILE SETTINGS EXPECT STEPS
   run "$1" env FMPLAY_TEST_CMD="$2" FMPLAY_TEST_FILE="$3" FMPLAY_TEST_SETTINGS="$4" FMPLAY_TEST_EXPECT="$5" \
+    FMPLAY_TEST_STEPS="$6" \
     FMPLAY_TEST_TIMEOUT="$((STEP_TIMEOUT - 20))" \
     nvim --headless -u NONE -i NONE --cmd "set rtp+=$ROOT/editors/neovim" -c "luafile $ROOT/editors/neovim/tests/e2e.lua"
 }
 
-emacs_test() { # emacs_test NAME SERVER_CMD FILE SETTINGS EXPECT
+emacs_test() { # emacs_test NAME SERVER_CMD FILE SETTINGS EXPECT STEPS
   run "$1" env FMPLAY_TEST_CMD="$2" FMPLAY_TEST_FILE="$3" FMPLAY_TEST_SETTINGS="$4" FMPLAY_TEST_EXPECT="$5" \
+    FMPLAY_TEST_STEPS="$6" \
     FMPLAY_TEST_TIMEOUT="$((STEP_TIMEOUT - 20))" \
     emacs --batch -l "$ROOT/editors/emacs/fmplay-mode.el" -l "$ROOT/editors/emacs/tests/e2e.el"
+}
+
+vim_test() { # vim_test NAME FILE SETTINGS STEPS: Vim with ALE in a pseudo-terminal, `fmplay` on PATH
+  mkdir -p "$WORK/bin" && ln -sf "$FMPLAY" "$WORK/bin/fmplay"
+  run "$1" env PATH="$WORK/bin:$PATH" TERM=xterm FMPLAY_TEST_SETTINGS="$3" FMPLAY_TEST_STEPS="$4" \
+    FMPLAY_TEST_TIMEOUT="$((STEP_TIMEOUT - 20))" FMPLAY_TEST_OUTPUT="$WORK/vim-outcome.txt" \
+    sh -c 'script -qec "stty cols 200 rows 50; vim -N -i NONE -u \"$0\" \"$1\"" /dev/null >/dev/null 2>&1;
+           cat "$FMPLAY_TEST_OUTPUT" 2>/dev/null || echo "vim e2e: FAIL vim did not reach the test"
+           grep -q "PASS" "$FMPLAY_TEST_OUTPUT" 2>/dev/null' "$ROOT/editors/vim/tests/e2e.vim" "$2"
 }
 
 run "manifests" env FMPLAY_BINARY="$FMPLAY" "$PYTHON" -m unittest discover -s editors/tests -p 'test_*.py'
@@ -54,18 +67,22 @@ copy() { # copy FILE NAME: a copy of FILE in its own directory under $WORK; prin
   mkdir -p "$WORK/$2" && cp "$1" "$WORK/$2/" && echo "$WORK/$2/$(basename "$1")"
 }
 FIXTURE=$(copy grammars/tests/fixtures/playground.fmplay scripted)
-nvim_test "neovim plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip'
-emacs_test "emacs plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip'
+nvim_test "neovim plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip' lens,run,hover
+emacs_test "emacs plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip' run,hover
 # The Neovim, Emacs and Vim+ALE READMEs followed literally in a clean HOME (in a terminal).
 run "READMEs in a clean HOME (scripted server)" "$PYTHON" editors/tests/readme_check.py neovim emacs emacs-lsp-mode ale
 
-# End to end: the real server, evaluating with the default model. Manual evaluation so the
-# plugin's run command is what starts it; few tokens to stay quick.
-E2E_FILE=${FMPLAY_E2E_FILE:-Examples/trip-titles.fmplay}
+# End to end: the real server and the default model, on a copy of editors/tests/fixtures/e2e.fmplay
+# outside the repository, each editor doing what a user does (the steps are listed at the top
+# of each test file). Manual evaluation so the run command is what starts it; few tokens.
 E2E_SETTINGS='{"evaluate":"manual","maxTokens":12,"seed":1}'
 if "$FMPLAY" lsp --help >/dev/null 2>&1; then
-  nvim_test "neovim end-to-end (fmplay lsp, default model)" "$FMPLAY lsp" "$E2E_FILE" "$E2E_SETTINGS" "→"
-  emacs_test "emacs end-to-end (fmplay lsp, default model)" "$FMPLAY lsp" "$E2E_FILE" "$E2E_SETTINGS" "→"
+  nvim_test "neovim end-to-end (fmplay lsp, default model)" "$FMPLAY lsp" "$(copy editors/tests/fixtures/e2e.fmplay nvim)" \
+    "$E2E_SETTINGS" "→" diagnostics,quickfix,lens,completion,run,stream,hover,cancel
+  emacs_test "emacs eglot end-to-end (fmplay lsp, default model)" "$FMPLAY lsp" "$(copy editors/tests/fixtures/e2e.fmplay emacs)" \
+    "$E2E_SETTINGS" "→" diagnostics,quickfix,completion,run,stream,hover,keep,cancel
+  vim_test "vim ALE end-to-end (fmplay lsp, default model)" "$(copy editors/tests/fixtures/e2e.fmplay vim)" \
+    "$E2E_SETTINGS" diagnostics,quickfix,completion,run,stream,hover,cancel
 else
   failed=$((failed + 1)); failures="$failures end-to-end"
   echo "FAIL end-to-end: \`$FMPLAY lsp --help\` does not run (build fmplay first: swift build --product fmplay)"

@@ -15,7 +15,8 @@ Protocol it implements:
     a run answers null, then sends `fmplay/results` {uri, version, results: [...]}, where each
     result has `range` (the call) and `hint` ("→ \"scripted: <prompt>\""), and `blocks` lists
     each block's `name`, `line` and `status`;
-  * textDocument/hover: the last result's full value.
+  * textDocument/hover: the last result's full value, as `markdown` when the client's
+    hover contentFormat lists it first, else `plaintext` (as `fmplay lsp` does).
 Every request and notification it receives is appended as one JSON line to $SCRIPTED_LSP_LOG
 when that is set, so tests can assert what the client sent.
 """
@@ -28,6 +29,7 @@ import sys
 
 COMMANDS = ["fmplay.run", "fmplay.runAll", "fmplay.cancel", "fmplay.clearCache"]
 documents: dict[str, dict] = {}
+hover_format = "plaintext"
 log_path = os.environ.get("SCRIPTED_LSP_LOG")
 
 
@@ -98,7 +100,10 @@ def handle(message):
         with open(log_path, "a", encoding="utf-8") as handle_:
             handle_.write(json.dumps({"method": method, "params": params}) + "\n")
     result = None
+    global hover_format
     if method == "initialize":
+        offers = params.get("capabilities", {}).get("textDocument", {}).get("hover", {}).get("contentFormat") or []
+        hover_format = next((f for f in offers if f in ("markdown", "plaintext")), "plaintext")
         result = {"capabilities": {
             "textDocumentSync": {"openClose": True, "change": 1, "save": {"includeText": False}},
             "codeLensProvider": {"resolveProvider": False}, "hoverProvider": True,
@@ -125,7 +130,7 @@ def handle(message):
     elif method == "textDocument/hover":
         doc = documents[params["textDocument"]["uri"]]
         value = doc["results"][-1]["value"] if doc["results"] else "no result yet"
-        result = {"contents": {"kind": "markdown", "value": value}}
+        result = {"contents": {"kind": hover_format, "value": value}}
     elif method == "workspace/executeCommand":
         command, arguments = params["command"], params.get("arguments") or []
         if command not in COMMANDS:

@@ -16,7 +16,7 @@ impl zed::Extension for FmplayExtension {
     ) -> Result<zed::Command> {
         let command = worktree
             .which("fmplay")
-            .ok_or_else(|| "fmplay is not on PATH: build it with `swift build -c release` and add .build/release to PATH".to_string())?;
+            .ok_or_else(|| "fmplay is not on PATH: run `make build` in the fmplay repository and add .build/debug to PATH".to_string())?;
         Ok(zed::Command {
             command,
             args: vec!["lsp".into()],

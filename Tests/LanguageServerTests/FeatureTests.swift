@@ -97,6 +97,30 @@ final class FeatureTests: XCTestCase {
         XCTAssertEqual(none, [])
     }
 
+    /// A diagnostic at the end of a line (a missing `]`) sits one column past the last
+    /// character, where a Vim-style cursor cannot go: Neovim asks for the cursor's position with
+    /// the line's diagnostics as context, and gets the fix; without them, only an overlapping
+    /// range does.
+    func testQuickFixForAContextDiagnosticOutsideTheRange() throws {
+        let harness = ServerHarness()
+        let text = "let cities = [\"Tokyo\", \"Kyoto\"\n#Playground {\n}\n"
+        openSample(harness, text: text)
+        let diagnostics = harness.notifications("textDocument/publishDiagnostics").last?["diagnostics"]?.arrayValue ?? []
+        let missing = try XCTUnwrap(diagnostics.first { $0["message"]?.stringValue?.contains("']'") ?? false }, "\(diagnostics)")
+        XCTAssertEqual(missing["range"]?["start"], ServerHarness.position(0, 30))
+        func actions(_ context: [JSONValue]) -> [JSONValue] {
+            harness.request("textDocument/codeAction", [
+                "textDocument": ["uri": .string(sampleURI)],
+                "range": ["start": ServerHarness.position(0, 29), "end": ServerHarness.position(0, 29)],
+                "context": ["diagnostics": .array(context)],
+            ]).arrayValue ?? []
+        }
+        let fixed = actions([missing])
+        XCTAssertEqual(fixed.count, 1)
+        XCTAssertEqual(fixed.first?["edit"]?["changes"]?[sampleURI]?[0]?["newText"], "]")
+        XCTAssertEqual(actions([]), [])
+    }
+
     func testCompletionContexts() {
         let harness = ServerHarness()
         let text = sampleText + """

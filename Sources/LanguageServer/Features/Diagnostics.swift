@@ -40,14 +40,18 @@ extension LanguageServer {
         return FullDocumentDiagnosticReport(resultId: "\(open.document.revision)", items: try diagnostics(params.textDocument.uri))
     }
 
-    /// Quick fixes: every fix-it of a diagnostic that overlaps the requested range.
+    /// Quick fixes: every fix-it of a diagnostic that overlaps the requested range or that the
+    /// client sent in the context. (A diagnostic at the end of a line, such as a missing `]`,
+    /// sits one column past the last character, where a Vim-style cursor cannot go; Neovim
+    /// then asks for the cursor's position with the line's diagnostics as context.)
     func codeActions(_ params: CodeActionParams) throws -> [CodeAction] {
         if let only = params.context.only, !only.contains(where: { $0 == "quickfix" || $0.hasPrefix("quickfix.") }) { return [] }
         let current = try analysis(params.textDocument.uri)
         var actions: [CodeAction] = []
         for diagnostic in current.analysis.diagnostics where !diagnostic.fixIts.isEmpty {
             let converted = convert(diagnostic, in: current)
-            guard converted.range.overlaps(params.range) else { continue }
+            let inContext = params.context.diagnostics.contains { $0.range == converted.range && $0.message == converted.message }
+            guard inContext || converted.range.overlaps(params.range) else { continue }
             for fixIt in diagnostic.fixIts {
                 let edits = fixIt.edits.map { LSPTextEdit(range: current.range($0.range, encoding), newText: $0.newText) }
                 actions.append(CodeAction(

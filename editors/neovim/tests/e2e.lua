@@ -11,7 +11,7 @@
 --     diagnostics  publishDiagnostics arrives and the file's error is shown
 --     quickfix     vim.lsp.buf.code_action() on the error applies the server's fix; the error goes
 --     lens         the code lenses of the first buffer opened appear (and no error was reported)
---     completion   <C-x><C-o> after `GenerationOptions(` offers `temperature:`
+--     completion   the omnifunc (<C-x><C-o>) after `GenerationOptions(` offers `temperature:`
 --     run          :FmplayRun in the first #Playground block shows the final result as virtual
 --                  text on the call's line
 --     stream       (with run) a partial result (`⋯`) was shown before the final one
@@ -148,19 +148,32 @@ local function main()
     if vim.bo[bufnr].omnifunc ~= "v:lua.vim.lsp.omnifunc" then
       return finish(false, "completion: omnifunc is '" .. vim.bo[bufnr].omnifunc .. "'")
     end
+    -- The cursor right after `(`, then what <C-x><C-o> does: the omnifunc is asked for the start,
+    -- then for the matches, which it hands to complete() when the server answers (if the
+    -- editor is still in Insert mode). A headless test cannot hold Insert mode while it waits,
+    -- so mode() says "i" and the matches are taken where complete() would show them.
     local column = line:find("GenerationOptions%(%)") + #"GenerationOptions("
-    vim.api.nvim_win_set_cursor(0, { number, column - 2 })
-    -- Append after `(` and press <C-x><C-o>, staying in Insert mode while the answer arrives.
-    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("a<C-x><C-o>", true, false, true), "x!", false)
+    vim.api.nvim_win_set_cursor(0, { number, column - 1 })
+    local complete, mode = vim.fn.complete, vim.fn.mode
     local words = {}
-    local ok = vim.wait(timeout, function()
-      words = {}
-      for _, item in ipairs(vim.fn.complete_info({ "items" }).items or {}) do
-        table.insert(words, item.word)
+    vim.fn.mode = function() return "i" end
+    vim.fn.complete = function(start, matches)
+      for _, item in ipairs(matches) do
+        table.insert(words, type(item) == "table" and item.word or item)
       end
-      return vim.tbl_contains(words, "temperature:") or vim.tbl_contains(words, "temperature")
-    end, 50)
-    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("<C-e><Esc>", true, false, true), "x", false)
+    end
+    vim.lsp.omnifunc(1, "")
+    vim.lsp.omnifunc(0, "")
+    local function offered()
+      for _, word in ipairs(words) do
+        if vim.startswith(word, "temperature") then
+          return true
+        end
+      end
+      return false
+    end
+    local ok = vim.wait(timeout, offered, 50)
+    vim.fn.complete, vim.fn.mode = complete, mode
     if not ok then
       return finish(false, "completion: `temperature:` not offered after `GenerationOptions(`; offered: " .. vim.inspect(words))
     end

@@ -118,6 +118,12 @@ final class FeatureTests: XCTestCase {
         let fixed = actions([missing])
         XCTAssertEqual(fixed.count, 1)
         XCTAssertEqual(fixed.first?["edit"]?["changes"]?[sampleURI]?[0]?["newText"], "]")
+        // ALE sends only the range (its end as it computes it), the message and the code.
+        let aleStyle: JSONValue = [
+            "range": ["start": ServerHarness.position(0, 30), "end": ServerHarness.position(0, 31)],
+            "message": missing["message"] ?? .null, "code": "FM001",
+        ]
+        XCTAssertEqual(actions([aleStyle]).count, 1)
         XCTAssertEqual(actions([]), [])
     }
 

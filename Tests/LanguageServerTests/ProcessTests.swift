@@ -257,7 +257,10 @@ final class ProcessTests: XCTestCase {
 
         let call = locate("session.respond(to: \"Name", in: sampleText, offset: 10)
         let hover = try client.request("textDocument/hover", ServerHarness.at(uri, call.line, call.character))
-        XCTAssertTrue(hover["contents"]?["value"]?.stringValue?.contains("```json") ?? false, "\(hover)")
+        // This client names no hover contentFormat: plain text, the JSON without a fence.
+        XCTAssertEqual(hover["contents"]?["kind"], "plaintext")
+        let value = hover["contents"]?["value"]?.stringValue ?? ""
+        XCTAssertTrue(value.contains("\"words\": [") && !value.contains("```"), "\(hover)")
 
         let lenses = try client.request("textDocument/codeLens", ServerHarness.document(uri)).arrayValue ?? []
         let titles = lenses.compactMap { $0["command"]?["title"]?.stringValue }

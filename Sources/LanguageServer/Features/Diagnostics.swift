@@ -50,7 +50,7 @@ extension LanguageServer {
         var actions: [CodeAction] = []
         for diagnostic in current.analysis.diagnostics where !diagnostic.fixIts.isEmpty {
             let converted = convert(diagnostic, in: current)
-            let inContext = params.context.diagnostics.contains { $0.range == converted.range && $0.message == converted.message }
+            let inContext = params.context.diagnostics.contains { $0.range.start == converted.range.start && $0.message == converted.message }
             guard inContext || converted.range.overlaps(params.range) else { continue }
             for fixIt in diagnostic.fixIts {
                 let edits = fixIt.edits.map { LSPTextEdit(range: current.range($0.range, encoding), newText: $0.newText) }

@@ -107,8 +107,15 @@ public struct CodeAction: Sendable, Hashable, Codable {
 }
 
 struct CodeActionContext: Codable {
-    var diagnostics: [LSPDiagnostic]
+    var diagnostics: [ContextDiagnostic]
     var only: [String]?
+}
+
+/// A diagnostic as a client sends it back in a code-action context: only `range` and
+/// `message` are required by LSP (ALE, for one, sends no severity or source).
+struct ContextDiagnostic: Codable {
+    var range: LSPRange
+    var message: String
 }
 
 struct CodeActionParams: Codable {

@@ -12,6 +12,7 @@
 ;;     diagnostics  flymake shows the file's error
 ;;     quickfix     `eglot-code-actions' (quickfix) on the error applies the fix; the error goes
 ;;     completion   completion at point after `GenerationOptions(' offers `temperature:'
+;;                  (eglot shows the insert text, `temperature: 0.7')
 ;;     run          `fmplay-run' in the first #Playground block: the final result as an overlay
 ;;                  on the call's line and the block status after `#Playground'
 ;;     stream       (with run) a partial result (`⋯') was shown before the final one
@@ -78,6 +79,12 @@
   (when (eq method 'textDocument/publishDiagnostics)
     (setq fmplay-e2e--diagnostics-seen t)))
 
+(defun fmplay-e2e--flush ()
+  "Send pending changes and refresh flymake, as eglot does when Emacs is idle.
+Batch Emacs is never idle, so its idle timers do not fire."
+  (when (fboundp 'eglot--signal-textDocument/didChange) (eglot--signal-textDocument/didChange))
+  (flymake-start))
+
 (defun fmplay-e2e--errors ()
   (cl-remove-if-not (lambda (diag) (eq (flymake-diagnostic-type diag) 'eglot-error))
                     (flymake-diagnostics)))
@@ -127,7 +134,8 @@
              (before (fmplay-e2e--line-text line)))
         ;; What M-x eglot-code-actions does, asking for quick fixes (one: applied at once).
         (eglot-code-actions (flymake-diagnostic-beg diag) (flymake-diagnostic-end diag) "quickfix" t)
-        (unless (fmplay-e2e--wait timeout (lambda () (null (fmplay-e2e--errors))))
+        (fmplay-e2e--flush)
+        (unless (fmplay-e2e--wait timeout (lambda () (flymake-start) (null (fmplay-e2e--errors))))
           (fmplay-e2e--finish nil (format "quickfix: the error is still shown: %S"
                                           (mapcar #'flymake-diagnostic-text (fmplay-e2e--errors)))))
         (push (format "quickfix (`%s' -> `%s')" before (fmplay-e2e--line-text line)) fmplay-e2e--passed)))
@@ -137,8 +145,8 @@
       (unless (search-forward "GenerationOptions(" nil t)
         (fmplay-e2e--finish nil "completion: no `GenerationOptions(' in the file"))
       (let* ((capf (eglot-completion-at-point))
-             (candidates (and capf (all-completions "" (nth 2 capf)))))
-        (unless (or (member "temperature:" candidates) (member "temperature" candidates))
+             (candidates (mapcar #'substring-no-properties (and capf (all-completions "" (nth 2 capf))))))
+        (unless (cl-some (lambda (candidate) (string-prefix-p "temperature" candidate)) candidates)
           (fmplay-e2e--finish nil (format "completion: `temperature:' not offered; offered: %S" candidates)))
         (push (format "completion (%s)" (string-join candidates " ")) fmplay-e2e--passed)))
 
@@ -215,8 +223,7 @@
             (insert char)
             (run-hooks 'post-command-hook)
             (fmplay-e2e--wait 0.1 #'ignore))
-          ;; eglot sends the change when Emacs is idle; batch Emacs never is, so send it now.
-          (when (fboundp (quote eglot--signal-textDocument/didChange)) (eglot--signal-textDocument/didChange))
+          (fmplay-e2e--flush)
           ;; The server answers the edit with a payload in which the edited block has no result.
           (fmplay-e2e--wait 5 (lambda () (> payloads 0)))
           (let ((texts (fmplay-result-texts)))

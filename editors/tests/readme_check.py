@@ -139,7 +139,7 @@ def check_emacs(home: str, env: dict[str, str], work: str, lsp_mode: bool = Fals
   (readme-check--log (format "client=%s" (if (readme-check--wait 20 #'readme-check--client) "true" "false")))
   (when (fboundp 'lsp-workspaces)
     ;; lsp-mode draws the server's code lenses (its own default, `lsp-lens-enable', is off).
-    (readme-check--log (format "lens=%s" (if (readme-check--wait 10 (lambda () (bound-and-true-p lsp-lens--overlays))) "true" "false"))))
+    (readme-check--log (format "lens=%s" (if (readme-check--wait 20 (lambda () (bound-and-true-p lsp-lens--overlays))) "true" "false"))))
   (goto-char (point-min)) (forward-line 19)
   (fmplay-run)
   (readme-check--log (format "shown=%s" (or (cdar (readme-check--wait 20 #'fmplay-result-texts)) "")))

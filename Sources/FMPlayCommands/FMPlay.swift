@@ -8,6 +8,7 @@ public struct FMPlay: AsyncParsableCommand {
         subcommands: [
             LintCommand.self,
             SchemaCommand.self,
+            ExplainCommand.self,
             LSPCommand.self,
             RunCommand.self,
             TokenizeCommand.self,

@@ -88,99 +88,14 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     /// An `import` of a module prompt files do not know.
     case unknownImport = "FM311"
 
-    public var defaultSeverity: Severity {
-        switch self {
-        case .summaryPropertyNotLast: .info
-        case .toolNameMissing, .legacyToolOutput, .interpolatedInstructions, .generationOptionOutOfRange: .warning
-        default: .error
-        }
-    }
+    public var defaultSeverity: Severity { DiagnosticCatalogue.entry(self).severity }
 
     /// A short kebab-case name, used as the SARIF rule name.
-    public var name: String {
-        switch self {
-        case .syntaxError: "syntax-error"
-        case .unreadableFile: "unreadable-file"
-        case .nestingTooDeep: "nesting-too-deep"
-        case .unsupportedPropertyType: "unsupported-property-type"
-        case .referencedTypeNotGenerable: "referenced-type-not-generable"
-        case .generableOnUnsupportedDeclaration: "generable-on-unsupported-declaration"
-        case .enumWithoutCases: "enum-without-cases"
-        case .guideOnWrongType: "guide-on-wrong-type"
-        case .contradictoryBounds: "contradictory-bounds"
-        case .contradictoryCounts: "contradictory-counts"
-        case .negativeCount: "negative-count"
-        case .emptyAnyOf: "empty-any-of"
-        case .duplicateAnyOfValue: "duplicate-any-of-value"
-        case .invalidPattern: "invalid-pattern"
-        case .constantBreaksPattern: "constant-breaks-pattern"
-        case .infiniteRecursiveType: "infinite-recursive-type"
-        case .duplicateMember: "duplicate-member"
-        case .summaryPropertyNotLast: "summary-property-not-last"
-        case .unrecognizedGuide: "unrecognized-guide"
-        case .missingTypeAnnotation: "missing-type-annotation"
-        case .toolNameMissing: "tool-name-missing"
-        case .toolDescriptionMissing: "tool-description-missing"
-        case .invalidToolName: "invalid-tool-name"
-        case .duplicateToolName: "duplicate-tool-name"
-        case .toolArgumentsNotGenerable: "tool-arguments-not-generable"
-        case .toolCallSignature: "tool-call-signature"
-        case .legacyToolOutput: "legacy-tool-output"
-        case .notATool: "not-a-tool"
-        case .generatingNotGenerable: "generating-not-generable"
-        case .interpolatedInstructions: "interpolated-instructions"
-        case .unknownUseCase: "unknown-use-case"
-        case .reasoningOnDeviceModel: "reasoning-on-device-model"
-        case .unsupportedSwift: "unsupported-swift"
-        case .statementOutsidePlayground: "statement-outside-playground"
-        case .generationOptionOutOfRange: "generation-option-out-of-range"
-        case .unsupportedDynamicSchema: "unsupported-dynamic-schema"
-        case .unknownMember: "unknown-member"
-        case .unknownImport: "unknown-import"
-        }
-    }
+    public var name: String { DiagnosticCatalogue.entry(self).name }
 
     /// One line describing the rule, for SARIF and documentation.
-    public var summary: String {
-        switch self {
-        case .syntaxError: "The file must parse as Swift."
-        case .unreadableFile: "The file must be a readable UTF-8 text file of reasonable size."
-        case .nestingTooDeep: "Brackets and blocks may not nest deeper than the parser's limit."
-        case .unsupportedPropertyType: "Generable properties must have generable types."
-        case .referencedTypeNotGenerable: "Types used by Generable types must be @Generable."
-        case .generableOnUnsupportedDeclaration: "@Generable applies to structs and enums only."
-        case .enumWithoutCases: "A @Generable enum needs at least one case."
-        case .guideOnWrongType: "Each guide constrains one kind of property type."
-        case .contradictoryBounds: "A minimum may not exceed its maximum."
-        case .contradictoryCounts: "Array count guides must admit some length."
-        case .negativeCount: "Counts may not be negative."
-        case .emptyAnyOf: ".anyOf needs at least one value."
-        case .duplicateAnyOfValue: ".anyOf values must be distinct."
-        case .invalidPattern: "Patterns must be valid regular expressions."
-        case .constantBreaksPattern: "A constant or choice must match the property's pattern."
-        case .infiniteRecursiveType: "Recursive types need a base case."
-        case .duplicateMember: "Property and case names must be unique within a type."
-        case .summaryPropertyNotLast: "Summaries generate best after what they summarise."
-        case .unrecognizedGuide: "Guides must be known guides with literal arguments."
-        case .missingTypeAnnotation: "Generable properties need an explicit type."
-        case .toolNameMissing: "Tools need a non-empty name."
-        case .toolDescriptionMissing: "Tools need a non-empty description."
-        case .invalidToolName: "Tool names must match ^[A-Za-z0-9_-]{1,64}$."
-        case .duplicateToolName: "Tool names must be unique within a session."
-        case .toolArgumentsNotGenerable: "Tool Arguments must be a @Generable type."
-        case .toolCallSignature: "Tools need func call(arguments: Arguments) async throws -> Output."
-        case .legacyToolOutput: "ToolOutput is the beta form; return a PromptRepresentable value."
-        case .notATool: "tools: takes Tool values."
-        case .generatingNotGenerable: "generating: takes a @Generable type."
-        case .interpolatedInstructions: "Instructions should be static text."
-        case .unknownUseCase: "SystemLanguageModel.UseCase is .general or .contentTagging."
-        case .reasoningOnDeviceModel: "The on-device model does not support reasoning."
-        case .unsupportedSwift: "Prompt files support a subset of Swift."
-        case .statementOutsidePlayground: "Statements run only inside #Playground blocks."
-        case .generationOptionOutOfRange: "GenerationOptions values must be in their documented ranges."
-        case .unsupportedDynamicSchema: "This DynamicGenerationSchema form cannot be generated by fmplay."
-        case .unknownMember: "Members, argument labels and cases must exist in the supported API."
-        case .unknownImport: "Prompt files import only the modules fmplay knows."
-        }
-    }
+    public var summary: String { DiagnosticCatalogue.entry(self).summary }
+
+    /// What the rule protects against and how to fix it (`fmplay explain`, hover).
+    public var explanation: String { DiagnosticCatalogue.entry(self).explanation }
 }

@@ -187,6 +187,18 @@ final class FeatureTests: XCTestCase {
         XCTAssertTrue(countHover["contents"]?["value"]?.stringValue?.contains("The number of entries.") ?? false, "\(countHover)")
     }
 
+    /// Hover on a diagnostic shows its message and the catalogue's explanation.
+    func testHoverOnADiagnosticExplainsIt() throws {
+        let harness = ServerHarness()
+        let text = sampleText + "#Playground {\n    let s = LanguageModelSession()\n    s.frobnicate()\n}\n"
+        openSample(harness, text: text)
+        let (line, character) = locate("frobnicate", in: text, offset: 3)
+        let hover = harness.request("textDocument/hover", ServerHarness.at(sampleURI, line, character))
+        let markdown = try XCTUnwrap(hover["contents"]?["value"]?.stringValue)
+        XCTAssertTrue(markdown.hasPrefix("**FM310** unknown-member · 'LanguageModelSession' has no member 'frobnicate'"), markdown)
+        XCTAssertTrue(markdown.contains("surface table"), markdown)
+    }
+
     func testSymbolsAndDefinition() throws {
         let harness = ServerHarness()
         openSample(harness)

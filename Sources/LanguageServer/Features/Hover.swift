@@ -12,6 +12,15 @@ extension LanguageServer {
         let offset = current.offset(params.position, encoding)
         let format = hoverFormat
 
+        // On a diagnostic: its message, then the catalogue's explanation (what `fmplay explain` prints).
+        if let diagnostic = current.analysis.diagnostics.first(where: {
+            $0.severity != .info && ($0.range.offsets.contains(offset) || ($0.range.offsets.isEmpty && $0.range.start.offset == offset))
+        }) {
+            let code = diagnostic.code
+            let markdown = "**\(code.rawValue)** \(code.name) · \(diagnostic.message)\n\n\(code.explanation)\n\n`fmplay explain \(code.rawValue)` shows an example."
+            return Hover(contents: MarkupContent(value: markdown), range: current.range(diagnostic.range, encoding))
+        }
+
         if let text = promptString(at: offset, in: current) {
             var value = format.strong(text.role) + " · "
             switch evaluation.playgroundRunner.tokenCount(of: text.value, configuration: configuration) {

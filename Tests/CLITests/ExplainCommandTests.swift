@@ -1,0 +1,28 @@
+import XCTest
+
+final class ExplainCommandTests: XCTestCase {
+    func testExplainPrintsTheCatalogueEntry() throws {
+        let output = try FMPlayProcess.run(["explain", "FM101"])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertTrue(output.stdout.hasPrefix("FM101 unsupported-property-type (error): Generable properties must have generable types.\n"), output.stdout)
+        XCTAssertTrue(output.stdout.contains("Example:\n") && output.stdout.contains("    var start: Date") && output.stdout.contains("Fixed:\n"), output.stdout)
+        let lower = try FMPlayProcess.run(["explain", "fm310"])
+        XCTAssertEqual(lower.status, 0, lower.stderr)
+        XCTAssertTrue(lower.stdout.hasPrefix("FM310 unknown-member"), lower.stdout)
+    }
+
+    func testUnknownCodeIsAUsageError() throws {
+        let output = try FMPlayProcess.run(["explain", "FM999"])
+        XCTAssertEqual(output.status, 2)
+        XCTAssertTrue(output.stderr.contains("'FM999' is not a diagnostic code of fmplay"), output.stderr)
+        XCTAssertEqual(output.stdout, "")
+    }
+
+    func testListingWithoutACode() throws {
+        let output = try FMPlayProcess.run(["explain"])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let lines = output.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 38, output.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("FM311  unknown-import") }, output.stdout)
+    }
+}

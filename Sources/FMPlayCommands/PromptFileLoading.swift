@@ -28,7 +28,7 @@ struct InputProblem: Error, CustomStringConvertible {
 /// file must contain `#Playground`.
 enum PromptFileLoading {
     /// Files larger than this are refused: prompt files are hand-written.
-    static let maximumFileSize = 4 * 1024 * 1024
+    static let maximumFileSize = PromptAnalyzer.maximumTextSize
     static let promptExtension = "fmplay"
 
     static func expand(_ paths: [String]) -> (files: [String], problems: [InputProblem]) {

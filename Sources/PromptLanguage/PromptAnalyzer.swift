@@ -22,6 +22,9 @@ public struct PromptAnalysis: Sendable {
 public enum PromptAnalyzer {
     /// The parser's nesting limit; deeper code is one FM003 diagnostic.
     public static let maximumNestingLevel = 256
+    /// The largest text analysed (`fmplay lint` refuses larger files before reading them; the language
+    /// server gets one FM002 for a larger document instead of seconds of analysis on its message loop).
+    public static let maximumTextSize = 4 * 1024 * 1024
 
     public static func analyze(_ text: String) -> PromptAnalysis {
         var phases = PhaseTimes(enabled: false)
@@ -57,6 +60,14 @@ public enum PromptAnalyzer {
 
     /// `analyze(_:)`, recording the time of each phase in `phases` when it is enabled.
     public static func analyze(_ text: String, phases: inout PhaseTimes) -> PromptAnalysis {
+        if text.utf8.count > maximumTextSize {
+            var empty = analyze("", phases: &phases)
+            let megabytes = (text.utf8.count * 10 / (1024 * 1024) + 5) / 10
+            empty.diagnostics = [Diagnostic(
+                .unreadableFile, .error, at: empty.file.source.range(0..<0),
+                "the file is \(megabytes) MB, larger than the \(maximumTextSize / 1024 / 1024) MB limit for prompt files, so it is not analysed; split it into smaller files")]
+            return empty
+        }
         var depthPhase = PhaseTimes(enabled: phases.enabled)
         let (source, tree, firstOverflow, tooDeep) = phases.measure("parse") { () -> (SourceText, SourceFileSyntax, Int?, [Range<Int>]) in
             let source = SourceText(text)

@@ -156,3 +156,50 @@ final class InferenceTinyModelTests: XCTestCase {
         XCTAssertEqual(session.count, 0, "a failed evaluation leaves the cache unchanged")
     }
 }
+
+/// The GGUF header fuzzer for model loading: every hyperparameter of a tiny model (block count,
+/// lengths, head counts, context, epsilon, RoPE base) replaced by edge values, alone and several
+/// at once. Loading must succeed or throw an `InferenceError` naming a key or tensor: never trap,
+/// never try an allocation sized by a crafted value. `GGUF_FUZZ_ITERATIONS` raises the count.
+final class ModelHeaderFuzzTests: XCTestCase {
+    static let edgeValues: [UInt32] = [0, 1, 2, 3, 4, 7, 16, 63, 64, 65, 96, 255, 4096, 65_535, 1 << 20, 1 << 24, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF]
+
+    func testHyperparameterMutationsNeverTrap() throws {
+        for architecture in ["llama", "gemma3"] {
+            let tiny = try TinyModel(spec: .forType(architecture, .f32), encode: TinyModelEncoding.encode, decode: TinyModelEncoding.decode)
+            let original = try GGUFFile(bytes: tiny.file)
+            let keys = original.metadata.entries.map(\.key).filter { $0.hasPrefix(architecture + ".") }
+            var rng = SeededGenerator(seed: 2026)
+            let iterations = ProcessInfo.processInfo.environment["GGUF_FUZZ_ITERATIONS"].flatMap(Int.init).map { $0 / 50 } ?? 120
+            for iteration in 0..<iterations {
+                // One key through every edge value first, then random combinations.
+                var replaced: [String: GGUFValue] = [:]
+                if iteration < keys.count * 2 {
+                    let key = keys[iteration % keys.count]
+                    replaced[key] = iteration < keys.count ? .uint32(Self.edgeValues.randomElement(using: &rng)!) : .float32(.nan)
+                } else {
+                    for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                        let key = keys.randomElement(using: &rng)!
+                        replaced[key] = Bool.random(using: &rng) ? .uint32(Self.edgeValues.randomElement(using: &rng)!)
+                            : .float32([Float.nan, .infinity, -1, 0, 1e-30, 3e38].randomElement(using: &rng)!)
+                    }
+                }
+                var writer = GGUFWriter()
+                for entry in original.metadata.entries { writer.set(entry.key, replaced[entry.key] ?? entry.value) }
+                for info in original.tensors {
+                    try writer.addTensor(name: info.name, type: info.type, dimensions: info.dimensions, data: Array(original.data(for: info)))
+                }
+                do {
+                    let model = try InferenceModel(file: try GGUFFile(bytes: try writer.serialized()), path: "fuzz.gguf")
+                    // A model that loads must also run a token (its sizes were consistent).
+                    let session = model.makeSession(contextSize: 8, threads: 1)
+                    _ = try? session.evaluate([1])
+                } catch let error as InferenceError {
+                    XCTAssertTrue("\(error)".contains("fuzz.gguf"), "\(replaced): \(error)")
+                } catch {
+                    XCTAssertTrue(error is GGUFError, "\(replaced): \(error)")
+                }
+            }
+        }
+    }
+}

@@ -73,6 +73,22 @@ final class HardeningProcessTests: XCTestCase {
         }
     }
 
+    /// A 5 MB document is one FM002 (over the 4 MB limit for prompt files), not seconds of analysis
+    /// on the message loop; a small document opened after it still gets its diagnostics.
+    func testLargeDocumentIsRefused() throws {
+        let (client, cache) = try start()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let line = "let constant = \"" + String(repeating: "x", count: 80) + "\"\n"
+        let big = String(repeating: line, count: (5 << 20) / line.utf8.count + 1)
+        client.notify("textDocument/didOpen", ["textDocument": ["uri": "file:///projects/big.fmplay", "languageId": "fmplay", "version": 1, "text": .string(big)]])
+        client.notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "fmplay", "version": 1, "text": "#Playground {\n    print(1)\n}\n"]])
+        let published = try client.wait(timeout: 60) { $0["method"] == "textDocument/publishDiagnostics" && $0["params"]?["uri"] == "file:///projects/big.fmplay" }
+        let codes = published["params"]?["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+        XCTAssertEqual(codes, ["FM002"])
+        _ = try client.wait(timeout: 60) { $0["method"] == "textDocument/publishDiagnostics" && $0["params"]?["uri"] == .string(self.uri) }
+        assertAnswers(client)
+    }
+
     /// Positions and command arguments far out of range, a `null` body, an oversize frame.
     func testMalformedInputGetsErrorsWithTheRightCodes() throws {
         let (client, cache) = try start()

@@ -101,6 +101,7 @@ final class EvaluationCoordinator {
 
     func fingerprints(_ current: DocumentAnalysis) -> [Fingerprint] {
         let file = current.file
+        guard !file.playgrounds.isEmpty else { return [] }  // nothing to fingerprint: do not hash the text
         let bytes = current.lines.bytes
         // The declarations outside blocks, with whitespace runs collapsed so
         // that blank lines and indentation do not invalidate results.

@@ -17,8 +17,8 @@ extension LanguageServer {
             $0.severity != .info && ($0.range.offsets.contains(offset) || ($0.range.offsets.isEmpty && $0.range.start.offset == offset))
         }) {
             let code = diagnostic.code
-            let markdown = "**\(code.rawValue)** \(code.name) · \(diagnostic.message)\n\n\(code.explanation)\n\n`fmplay explain \(code.rawValue)` shows an example."
-            return Hover(contents: MarkupContent(value: markdown), range: current.range(diagnostic.range, encoding))
+            let text = "\(format.strong(code.rawValue)) \(code.name) · \(diagnostic.message)\n\n\(code.explanation)\n\n'fmplay explain \(code.rawValue)' shows an example."
+            return Hover(contents: format.content(text), range: current.range(diagnostic.range, encoding))
         }
 
         if let text = promptString(at: offset, in: current) {

@@ -56,8 +56,10 @@ test: setup
 test-grammars:
 	$(PYTHON) -m unittest discover -s grammars/tests -p 'test_*.py'
 
-# Editor manifests, then headless Neovim and Emacs runs: plugin tests against a scripted
-# server and end-to-end tests against `fmplay lsp` with the default model (bounded by timeout).
+# Editor manifests and the VS Code type check (Debian's tsc), then Neovim, Emacs and Vim (ALE):
+# plugin tests against a scripted server, the set-up pages followed in a clean HOME, and
+# end-to-end tests against `fmplay lsp` with the default model (each bounded by timeout;
+# about 1-3 minutes in all).
 test-editors:
 	$(SWIFT) build $(TEST_FLAGS) --product fmplay
 	PYTHON=$(PYTHON) sh editors/tests/run.sh $$($(SWIFT) build $(TEST_FLAGS) --show-bin-path)/fmplay

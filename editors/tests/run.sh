@@ -78,7 +78,7 @@ run "READMEs in a clean HOME (scripted server)" "$PYTHON" editors/tests/readme_c
 E2E_SETTINGS='{"evaluate":"manual","maxTokens":12,"seed":1}'
 if "$FMPLAY" lsp --help >/dev/null 2>&1; then
   nvim_test "neovim end-to-end (fmplay lsp, default model)" "$FMPLAY lsp" "$(copy editors/tests/fixtures/e2e.fmplay nvim)" \
-    "$E2E_SETTINGS" "→" diagnostics,quickfix,lens,completion,run,stream,hover,cancel
+    "$E2E_SETTINGS" "→" diagnostics,quickfix,lens,completion,run,stream,hover,keep,cancel
   emacs_test "emacs eglot end-to-end (fmplay lsp, default model)" "$FMPLAY lsp" "$(copy editors/tests/fixtures/e2e.fmplay emacs)" \
     "$E2E_SETTINGS" "→" diagnostics,quickfix,completion,run,stream,hover,keep,cancel
   vim_test "vim ALE end-to-end (fmplay lsp, default model)" "$(copy editors/tests/fixtures/e2e.fmplay vim)" \

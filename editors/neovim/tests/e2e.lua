@@ -17,6 +17,7 @@
 --     stream       (with run) a partial result (`⋯`) was shown before the final one
 --     hover        hover on the call answers in the format Neovim asked for (Markdown first),
 --                  and :FmplayHover shows the output in a floating window
+--     keep         typing inside the block keeps the result shown until it is replaced
 --     cancel       :FmplayRun, then :FmplayCancel while it runs: the block ends cancelled
 -- Exits 0 when every step passed.
 local function env(name, default)
@@ -273,6 +274,21 @@ local function main()
       end
     end
     table.insert(passed, string.format("hover (%s: %s)", answer.contents.kind, hover:sub(1, 60)))
+  end
+
+  if steps.keep then
+    -- Type inside the block, as a user does: a comment line after the #Playground line. The
+    -- server answers the edit with a payload in which the block has no result yet.
+    local payloads = 0
+    vim.api.nvim_create_autocmd("User", { pattern = "FmplayResults", callback = function() payloads = payloads + 1 end })
+    vim.api.nvim_buf_set_lines(bufnr, playground, playground, false, { "    // a note" })
+    vim.wait(5000, function() return payloads > 0 end, 20)
+    local shown = fmplay.virtual_texts(bufnr)
+    if payloads == 0 or #shown == 0 then
+      return finish(false, "keep: after typing in the block " ..
+        (payloads == 0 and "the server sent no fmplay/results" or "the result disappeared"))
+    end
+    table.insert(passed, string.format("keep (after the edit line %d still shows %s)", shown[1].line + 1, shown[1].text))
   end
 
   if steps.cancel then

@@ -65,23 +65,54 @@ local function result_line(result)
   return nil
 end
 
+M.marks = {} -- bufnr -> { extmark id -> name of the block whose result it shows }
+
+-- Blocks whose shown results stay: the payload has no result for them yet (the block was
+-- edited, or is queued or starting again) and they have not ended. Their extmarks move with
+-- the text as the user types, until the block's next results or its end replace them.
+local ended = { done = true, failed = true, cancelled = true, blocked = true }
+local function kept_blocks(payload)
+  local kept, answered = {}, {}
+  for _, result in ipairs(payload and payload.results or {}) do
+    if result.block then
+      answered[result.block] = true
+    end
+  end
+  for _, block in ipairs(payload and payload.blocks or {}) do
+    if not answered[block.name] and not ended[block.status] then
+      kept[block.name] = true
+    end
+  end
+  return kept
+end
+
 -- Draw one document's results as end-of-line virtual text (one extmark per line; several
 -- results on a line are joined).
 function M.render(bufnr)
   if not vim.api.nvim_buf_is_valid(bufnr) then
     return
   end
-  vim.api.nvim_buf_clear_namespace(bufnr, M.namespace, 0, -1)
   local payload = M.results[bufnr]
+  local kept = use_virtual_text() and kept_blocks(payload) or {}
+  local marks = {}
+  for id, block in pairs(M.marks[bufnr] or {}) do
+    if kept[block] then
+      marks[id] = block
+    else
+      pcall(vim.api.nvim_buf_del_extmark, bufnr, M.namespace, id)
+    end
+  end
+  M.marks[bufnr] = marks
   if not payload or not use_virtual_text() then
     return
   end
-  local per_line, order = {}, {}
+  local per_line, order, owner = {}, {}, {}
   for _, result in ipairs(payload.results or {}) do
     local line, text = result_line(result), result_text(result)
     if line and text then
       if not per_line[line] then
         per_line[line] = {}
+        owner[line] = result.block or ""
         table.insert(order, line)
       end
       table.insert(per_line[line], text)
@@ -90,11 +121,12 @@ function M.render(bufnr)
   local line_count = vim.api.nvim_buf_line_count(bufnr)
   for _, line in ipairs(order) do
     if line < line_count then
-      vim.api.nvim_buf_set_extmark(bufnr, M.namespace, line, 0, {
+      local id = vim.api.nvim_buf_set_extmark(bufnr, M.namespace, line, 0, {
         virt_text = { { table.concat(per_line[line], "  "), M.config.hint_highlight } },
         virt_text_pos = "eol",
         hl_mode = "combine",
       })
+      marks[id] = owner[line]
     end
   end
 end

@@ -14,6 +14,9 @@ struct BenchCommand: AsyncParsableCommand {
             time (each a forward pass and a greedy pick) into an empty cache. Each test is repeated -r \
             times after one untimed warm-up. Token ids are fixed pseudo-random ids, as llama-bench uses. \
             JSON fields: pp_tokens_per_second, tg_tokens_per_second ({mean, stddev}), load_seconds, peak_rss_bytes. \
+            --sequences 1,2,4,8 adds batched decoding: for each count N, N sequences (after a shared \
+            8-token prompt) decode -n tokens each, one pass per sequence and token (sequential) and one \
+            pass per token for all N (batched); total tokens/s of both (JSON: batched, a list). \
             `fmplay bench lint` measures the front end instead.
             """,
         subcommands: [BenchLintCommand.self])
@@ -33,6 +36,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customShort("r"), help: "Repetitions of each test.")
     var repetitions = 5
 
+    @Option(name: .long, parsing: .upToNextOption, help: "Also measure batched decoding for these sequence counts (e.g. 1 2 4 8 or 1,2,4,8).")
+    var sequences: [String] = []
+
     @Option(name: .long, help: "Output format: text or json.")
     var format: GenerateCommand.OutputFormat = .text
 
@@ -43,6 +49,14 @@ struct BenchCommand: AsyncParsableCommand {
         {
             throw ValidationError(problem)
         }
+        if sequenceCounts == nil { throw ValidationError("--sequences takes integers from 1 to 64, e.g. --sequences 1,2,4,8") }
+    }
+
+    /// `--sequences`, split at commas; nil if any is not an integer in 1...64.
+    var sequenceCounts: [Int]? {
+        let values = sequences.flatMap { $0.split(separator: ",") }.map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard values.allSatisfy({ (1...64).contains($0 ?? 0) }) else { return nil }
+        return values.map { $0! }
     }
 
     func run() async throws {
@@ -90,6 +104,15 @@ struct BenchCommand: AsyncParsableCommand {
         } catch {
             GenerateCommand.fail("\(error)")
         }
+        var batched: [BatchedDecodingResult] = []
+        do {
+            for count in sequenceCounts ?? [] {
+                batched.append(try BatchedDecodingResult.measure(model: model, sequences: count, tokens: max(generatedTokens, 1),
+                                                                 threads: threads, repetitions: repetitions))
+            }
+        } catch {
+            GenerateCommand.fail("\(error)")
+        }
         let peakRSS = Self.peakResidentBytes()
         let pp = Self.meanAndDeviation(ppRates)
         let tg = Self.meanAndDeviation(tgRates)
@@ -108,6 +131,12 @@ struct BenchCommand: AsyncParsableCommand {
                 "peak_rss_bytes": .int(peakRSS),
                 "kv_cache_bytes": .int(session.cacheByteCount),
                 "model_file_bytes": .int(model.file.fileSize),
+                "batched": .array(batched.map { result in
+                    .object(["sequences": .int(result.sequences),
+                             "sequential_tokens_per_second": .double(result.sequential),
+                             "batched_tokens_per_second": .double(result.batched),
+                             "kv_cache_bytes_per_sequence": .int(result.cacheBytesPerSequence)])
+                }),
             ]
             print(JSONValue.object(result).serialized(pretty: true))
         case .text:
@@ -115,6 +144,10 @@ struct BenchCommand: AsyncParsableCommand {
             print("model: \(name)  threads: \(session.threadCount)  repetitions: \(repetitions)")
             if promptTokens > 0 { print(String(format: "pp%-5d %10.2f ± %.2f tok/s", promptTokens, pp.mean, pp.deviation)) }
             if generatedTokens > 0 { print(String(format: "tg%-5d %10.2f ± %.2f tok/s", generatedTokens, tg.mean, tg.deviation)) }
+            for result in batched {
+                print(String(format: "batched decoding, %d sequences x %d tokens: sequential %.1f tok/s, batched %.1f tok/s (%.2fx)",
+                             result.sequences, max(generatedTokens, 1), result.sequential, result.batched, result.batched / result.sequential))
+            }
             print(String(format: "load: %.3f s  peak RSS: %.1f MiB", loadSeconds, Double(peakRSS) / 1_048_576))
         }
     }
@@ -139,5 +172,50 @@ struct BenchCommand: AsyncParsableCommand {
             if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1024 }
         }
         return 0
+    }
+}
+
+/// Batched against sequential decoding of `sequences` sequences (`fmplay bench --sequences`).
+struct BatchedDecodingResult {
+    let sequences: Int
+    /// Total tokens per second over all sequences, mean over the repetitions.
+    let sequential: Double
+    let batched: Double
+    let cacheBytesPerSequence: Int
+
+    static func measure(model: InferenceModel, sequences: Int, tokens: Int, threads: Int?, repetitions: Int) throws -> BatchedDecodingResult {
+        let prompt: [Int32] = (0..<8).map { Int32(($0 * 7919 + 17) % model.vocabularySize) }
+        let contextSize = prompt.count + tokens
+        let decoder = BatchDecoder(model: model, maxSequences: sequences, contextSize: contextSize, threads: threads)
+        let root = model.makeSession(contextSize: contextSize, threads: threads)
+        try root.prefill(prompt)
+        var sequentialRates: [Double] = [], batchedRates: [Double] = []
+        for repetition in 0...repetitions {
+            // Sequential: each sequence decodes its tokens alone.
+            var sessions = (0..<sequences).map { _ in root.copy() }
+            var samplers = (0..<sequences).map { _ in Sampler(parameters: .greedy, vocabularySize: model.vocabularySize) }
+            var begin = ContinuousClock.now
+            for (index, session) in sessions.enumerated() {
+                for _ in 0..<tokens { try session.evaluate([try session.sample(&samplers[index])]) }
+            }
+            let sequentialSeconds = BenchCommand.seconds(ContinuousClock.now - begin)
+            // Batched: one pass per step for all sequences.
+            sessions = (0..<sequences).map { _ in root.copy() }
+            samplers = (0..<sequences).map { _ in Sampler(parameters: .greedy, vocabularySize: model.vocabularySize) }
+            begin = ContinuousClock.now
+            for _ in 0..<tokens {
+                var next: [Int32] = []
+                for index in sessions.indices { next.append(try sessions[index].sample(&samplers[index])) }
+                try decoder.evaluate(next, in: sessions)
+            }
+            let batchedSeconds = BenchCommand.seconds(ContinuousClock.now - begin)
+            if repetition > 0 {
+                sequentialRates.append(Double(sequences * tokens) / sequentialSeconds)
+                batchedRates.append(Double(sequences * tokens) / batchedSeconds)
+            }
+        }
+        return BatchedDecodingResult(sequences: sequences, sequential: BenchCommand.meanAndDeviation(sequentialRates).mean,
+                                     batched: BenchCommand.meanAndDeviation(batchedRates).mean,
+                                     cacheBytesPerSequence: root.cacheByteCount)
     }
 }

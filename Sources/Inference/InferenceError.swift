@@ -12,6 +12,8 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
     case emptyInput
     case maskAllowsNoToken
     case noLogits
+    /// A batched decoding step was given sessions it cannot serve together.
+    case invalidBatch(String)
 
     public var description: String {
         switch self {
@@ -37,6 +39,8 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
             "the allowed-token mask allows no token"
         case .noLogits:
             "there are no logits yet: evaluate at least one token first"
+        case .invalidBatch(let reason):
+            "batched decoding: \(reason)"
         }
     }
 }

@@ -50,12 +50,25 @@ public final class InferenceModel: Sendable {
     /// in batches of up to `maxBatch` tokens on `threads` compute threads
     /// (pools are shared process-wide per thread count; none is created per call).
     /// The cache stores keys and values as `cacheType` (default F16, as llama.cpp).
+    /// `numerics` chooses the quantized dot products' order (`Numerics`).
     public func makeSession(contextSize: Int? = nil, threads: Int? = nil, maxBatch: Int = 512,
-                            cacheType: KVCacheType = .f16) -> InferenceSession {
+                            cacheType: KVCacheType = .f16, numerics: Numerics = .fast) -> InferenceSession {
         InferenceSession(model: self, contextSize: contextSize ?? min(configuration.contextLength, 4096),
                          threadPool: ComputeThreads.pool(threadCount: threads ?? defaultThreadCount), maxBatch: maxBatch,
-                         cacheType: cacheType)
+                         cacheType: cacheType, numerics: numerics)
     }
+}
+
+/// How the engine orders the floating-point sums of its quantized matrix products.
+public enum Numerics: String, Sendable, CaseIterable {
+    /// The engine's own kernels (the default): each block's eight partial sums are
+    /// reduced as integers first, one fused multiply-add per block and output.
+    case fast
+    /// llama.cpp's order for the 32-element formats (Q8_0, Q4_0, Q4_1, Q5_0, Q5_1): eight
+    /// F32 lanes per output, one fused multiply-add per lane and block, ggml's horizontal
+    /// sum (`GGMLOrderKernels`). With it, SmolLM2's greedy output equals llama.cpp's bit
+    /// for bit; the matrix products cost about 20% more. The K-quants keep their kernels.
+    case llamaCpp = "llama.cpp"
 }
 
 /// Process-wide thread pools, one per thread count, created on first use

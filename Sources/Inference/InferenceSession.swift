@@ -11,17 +11,21 @@ public final class InferenceSession: @unchecked Sendable {
     public let model: InferenceModel
     /// Positions the KV cache holds.
     public let contextSize: Int
-    private let cache: KVCache
+    /// The order of the quantized products' sums.
+    public let numerics: Numerics
+    let cache: KVCache
     private let scratch: ForwardScratch
     private let kernels: KernelContext
-    private let logitsStorage: UnsafeMutablePointer<Float>
-    private var logitsValid = false
-    private let lock = NSLock()
+    let logitsStorage: UnsafeMutablePointer<Float>
+    var logitsValid = false
+    let lock = NSLock()
 
-    init(model: InferenceModel, contextSize: Int, threadPool: ThreadPool, maxBatch: Int, cacheType: KVCacheType) {
+    init(model: InferenceModel, contextSize: Int, threadPool: ThreadPool, maxBatch: Int, cacheType: KVCacheType, numerics: Numerics) {
         self.model = model
         self.contextSize = max(1, contextSize)
+        self.numerics = numerics
         kernels = KernelContext(pool: threadPool)
+        kernels.ggmlOrder = numerics == .llamaCpp
         let configuration = model.configuration
         cache = KVCache(configuration: configuration, capacity: self.contextSize, type: cacheType)
         scratch = ForwardScratch(configuration: configuration, maxBatch: max(1, min(maxBatch, self.contextSize)),
@@ -85,6 +89,21 @@ public final class InferenceSession: @unchecked Sendable {
             cache.truncate(to: position)
             logitsValid = false
         }
+    }
+
+    /// A new session holding a copy of this one's cache and logits (a shared prefix for
+    /// batched decoding: prefill once, copy, then decode the copies together).
+    public func copy(contextSize: Int? = nil) -> InferenceSession {
+        lock.lock()
+        defer { lock.unlock() }
+        let copy = InferenceSession(model: model, contextSize: max(contextSize ?? self.contextSize, cache.count),
+                                    threadPool: kernels.pool, maxBatch: scratch.maxBatch, cacheType: cache.type, numerics: numerics)
+        copy.cache.copyContents(of: cache)
+        if logitsValid {
+            copy.logitsStorage.update(from: logitsStorage, count: model.vocabularySize)
+            copy.logitsValid = true
+        }
+        return copy
     }
 
     /// Empties the cache.

@@ -85,6 +85,20 @@ final class KVCache {
         }
     }
 
+    /// Makes this cache hold `other`'s positions (same model; this capacity at least `other.count`).
+    func copyContents(of other: KVCache) {
+        precondition(other.count <= capacity && other.type == type && other.blockCount == blockCount
+                     && other.headCountKV == headCountKV && other.headDimension == headDimension)
+        // Every (block, keys/values, head) slot is `capacity` positions long, in order.
+        let element = type.bytesPerElement
+        let bytes = other.count * headDimension * element
+        for slot in 0..<blockCount * 2 * headCountKV {
+            (storage + slot * capacity * headDimension * element)
+                .copyMemory(from: other.storage + slot * other.capacity * headDimension * element, byteCount: bytes)
+        }
+        tokens = other.tokens
+    }
+
     /// Records tokens whose keys/values the forward pass has just written.
     func append(_ newTokens: UnsafeBufferPointer<Int32>) {
         precondition(tokens.count + newTokens.count <= capacity)

@@ -16,6 +16,8 @@ final class ForwardScratch {
     let up: UnsafeMutablePointer<Float>            // [batch][feedForward]
     let scores: UnsafeMutablePointer<Float>        // [scoreSlots][query heads per KV head][contextCapacity]
     let scoreSlots: Int
+    /// Positions a score row holds (the longest cache this scratch serves).
+    let contextCapacity: Int
     let ropeCos: UnsafeMutablePointer<Float>       // [ropeTables][batch][ropeDimensions/2]
     let ropeSin: UnsafeMutablePointer<Float>
     /// Per score slot, `HalfAttention` scratch for one KV head's query group.
@@ -40,6 +42,7 @@ final class ForwardScratch {
         gate = buffer(maxBatch * c.feedForwardLength)
         up = buffer(maxBatch * c.feedForwardLength)
         scoreSlots = max(1, threads * 4)
+        self.contextCapacity = contextCapacity
         scores = buffer(scoreSlots * contextCapacity * (c.headCount / c.headCountKV))
         ropeCos = buffer(ropeTables * maxBatch * c.ropeDimensions / 2)
         ropeSin = buffer(ropeTables * maxBatch * c.ropeDimensions / 2)
@@ -84,10 +87,28 @@ struct Transformer: @unchecked Sendable {
     /// writes the last token's logits (vocabularySize floats) there.
     func forward(tokens: UnsafeBufferPointer<Int32>, cache: KVCache, scratch s: ForwardScratch,
                  kernels: KernelContext, logits: UnsafeMutablePointer<Float>?) {
+        precondition(tokens.count > 0 && tokens.count <= s.maxBatch && cache.count + tokens.count <= cache.capacity)
+        forward(tokens: tokens, rows: BatchRows(cache: cache, start: cache.count), scratch: s, kernels: kernels,
+                logits: logits.map { [(row: tokens.count - 1, destination: $0)] } ?? [])
+    }
+
+    /// Batched decoding: one token for each of several sequences (distinct caches) in one
+    /// pass; token `i` goes to `caches[i]` at its next position, and its logits to `logits[i]`.
+    /// Every row's result is bit for bit what `forward` gives for that sequence alone: the
+    /// matrix products do not depend on the batch, and attention reads only the row's cache.
+    func forward(tokens: UnsafeBufferPointer<Int32>, caches: [KVCache], scratch s: ForwardScratch,
+                 kernels: KernelContext, logits: [UnsafeMutablePointer<Float>]) {
+        precondition(tokens.count > 0 && tokens.count == caches.count && logits.count == caches.count && tokens.count <= s.maxBatch)
+        precondition(Set(caches.map { ObjectIdentifier($0) }).count == caches.count, "one token per sequence")
+        precondition(caches.allSatisfy { $0.count < $0.capacity && $0.type == caches[0].type })
+        forward(tokens: tokens, rows: BatchRows(caches: caches), scratch: s, kernels: kernels,
+                logits: logits.enumerated().map { (row: $0.offset, destination: $0.element) })
+    }
+
+    private func forward(tokens: UnsafeBufferPointer<Int32>, rows: BatchRows, scratch s: ForwardScratch,
+                         kernels: KernelContext, logits: [(row: Int, destination: UnsafeMutablePointer<Float>)]) {
         let c = configuration
         let batch = tokens.count
-        precondition(batch > 0 && batch <= s.maxBatch && cache.count + batch <= cache.capacity)
-        let start = cache.count
         let embedding = c.embeddingLength
         let queryDimension = c.queryDimension
         let kvDimension = c.keyValueDimension
@@ -100,7 +121,7 @@ struct Transformer: @unchecked Sendable {
                 for i in 0..<embedding { row[i] *= c.embeddingScale }
             }
         }
-        fillRoPETables(start: start, batch: batch, scratch: s)
+        fillRoPETables(rows: rows, batch: batch, scratch: s)
 
         for (blockIndex, block) in weights.blocks.enumerated() {
             // Attention branch.
@@ -130,10 +151,10 @@ struct Transformer: @unchecked Sendable {
             for b in 0..<batch {
                 for head in 0..<c.headCountKV {
                     let offset = b * kvDimension + head * headDimension
-                    cache.store(block: blockIndex, head: head, position: start + b, key: s.key + offset, value: s.value + offset)
+                    rows.cache(b).store(block: blockIndex, head: head, position: rows.position(b), key: s.key + offset, value: s.value + offset)
                 }
             }
-            attend(blockIndex: blockIndex, start: start, batch: batch, cache: cache, scratch: s, kernels: kernels)
+            attend(blockIndex: blockIndex, rows: rows, batch: batch, scratch: s, kernels: kernels)
             kernels.multiply(block.output, input: s.attention, output: s.projected, batch: batch)
             addBranch(block.postAttentionNorm, batch: batch, scratch: s)
 
@@ -151,12 +172,11 @@ struct Transformer: @unchecked Sendable {
             kernels.multiply(block.down, input: s.gate, output: s.projected, batch: batch)
             addBranch(block.postFeedForwardNorm, batch: batch, scratch: s)
         }
-        cache.append(tokens)
+        rows.append(tokens)
 
-        if let logits {
-            let last = s.hidden + (batch - 1) * embedding
-            VectorOps.rmsNorm(last, weight: weights.outputNorm, epsilon: c.normEpsilon, into: s.normed, count: embedding)
-            kernels.multiply(weights.output, input: s.normed, output: logits, batch: 1)
+        for (row, destination) in logits {
+            VectorOps.rmsNorm(s.hidden + row * embedding, weight: weights.outputNorm, epsilon: c.normEpsilon, into: s.normed, count: embedding)
+            kernels.multiply(weights.output, input: s.normed, output: destination, batch: 1)
         }
     }
 
@@ -175,14 +195,14 @@ struct Transformer: @unchecked Sendable {
     /// Cosines and sines per position and rotated pair, computed in F32 as ggml does:
     /// the angle starts at the position and is multiplied by `base^(-2/dims)` from pair
     /// to pair, divided by the pair's frequency factor and scaled by the position scale.
-    private func fillRoPETables(start: Int, batch: Int, scratch s: ForwardScratch) {
+    private func fillRoPETables(rows: BatchRows, batch: Int, scratch s: ForwardScratch) {
         let half = configuration.ropeDimensions / 2
         let factors = weights.ropeFrequencyFactors
         for (table, setting) in ropeSettings.enumerated() {
             let thetaScale = powf(setting.base, -2 / Float(configuration.ropeDimensions))
             for b in 0..<batch {
                 let offset = (table * s.maxBatch + b) * half
-                var theta = Float(start + b)
+                var theta = Float(rows.position(b))
                 for i in 0..<half {
                     let angle = setting.positionScale * (theta / (factors?[i] ?? 1))
                     s.ropeCos[offset + i] = cosf(angle)
@@ -205,18 +225,31 @@ struct Transformer: @unchecked Sendable {
                 case .adjacentPairs:
                     for i in 0..<half {
                         let x0 = x[2 * i], x1 = x[2 * i + 1]
-                        x[2 * i] = x0 * cosines[i] - x1 * sines[i]
-                        x[2 * i + 1] = x0 * sines[i] + x1 * cosines[i]
+                        x[2 * i] = Transformer.rotatedFirst(x0, x1, cosines[i], sines[i])
+                        x[2 * i + 1] = Transformer.rotatedSecond(x0, x1, cosines[i], sines[i])
                     }
                 case .halves:
                     for i in 0..<half {
                         let x0 = x[i], x1 = x[i + half]
-                        x[i] = x0 * cosines[i] - x1 * sines[i]
-                        x[i + half] = x0 * sines[i] + x1 * cosines[i]
+                        x[i] = Transformer.rotatedFirst(x0, x1, cosines[i], sines[i])
+                        x[i + half] = Transformer.rotatedSecond(x0, x1, cosines[i], sines[i])
                     }
                 }
             }
         }
+    }
+
+    /// `x0*cos - x1*sin` as ggml's `rotate_pairs` computes it: GCC contracts it to
+    /// `fma(x0, cos, -(x1*sin))` (the product `x1*sin` rounded first).
+    @inline(__always)
+    static func rotatedFirst(_ x0: Float, _ x1: Float, _ cos: Float, _ sin: Float) -> Float {
+        (-(x1 * sin)).addingProduct(x0, cos)
+    }
+
+    /// `x0*sin + x1*cos` as ggml computes it: `fma(x0, sin, x1*cos)`.
+    @inline(__always)
+    static func rotatedSecond(_ x0: Float, _ x1: Float, _ cos: Float, _ sin: Float) -> Float {
+        (x1 * cos).addingProduct(x0, sin)
     }
 
     /// Causal (optionally windowed) attention of the batch's queries over the cache.
@@ -229,7 +262,7 @@ struct Transformer: @unchecked Sendable {
     /// query, scores and accumulators in F32 over the F16 keys/values, i.e. a plain
     /// softmax attention (what `softmaxAttention` computes). F32 caches always take the
     /// plain softmax.
-    private func attend(blockIndex: Int, start: Int, batch: Int, cache: KVCache, scratch s: ForwardScratch, kernels: KernelContext) {
+    private func attend(blockIndex: Int, rows: BatchRows, batch: Int, scratch s: ForwardScratch, kernels: KernelContext) {
         let c = configuration
         let headDimension = c.headDimension
         let group = c.headCount / c.headCountKV
@@ -237,7 +270,7 @@ struct Transformer: @unchecked Sendable {
         let scale = c.attentionScale
         let items = batch * c.headCountKV
         let chunks = min(items, s.scoreSlots)
-        switch cache.type {
+        switch rows.cache(0).type {
         case .f16 where batch < Transformer.halfAttentionTileRows:
             // llama.cpp applies Gemma 3's attention scale to Q in the graph, before
             // flash attention rounds Q to F16; the others scale each Q·K product.
@@ -250,7 +283,8 @@ struct Transformer: @unchecked Sendable {
                     for item in chunk * items / chunks..<(chunk + 1) * items / chunks {
                         let b = item / c.headCountKV
                         let kvHead = item % c.headCountKV
-                        let position = start + b
+                        let position = rows.position(b)
+                        let cache = rows.cache(b)
                         let first = window.map { max(0, position - $0 + 1) } ?? 0
                         let firstHead = b * c.headCount + kvHead * group
                         HalfAttention.attend(queries: s.query + firstHead * headDimension, heads: group, headDimension: headDimension,
@@ -262,11 +296,13 @@ struct Transformer: @unchecked Sendable {
                 }
             }
         case .f16:
-            softmaxAttention(keys: { cache.halfKeys(block: blockIndex, head: $0) }, values: { cache.halfValues(block: blockIndex, head: $0) },
-                             window: window, start: start, batch: batch, capacity: cache.capacity, scratch: s, kernels: kernels)
+            softmaxAttention(keys: { rows.cache($0).halfKeys(block: blockIndex, head: $1) },
+                             values: { rows.cache($0).halfValues(block: blockIndex, head: $1) },
+                             window: window, rows: rows, batch: batch, scratch: s, kernels: kernels)
         case .f32:
-            softmaxAttention(keys: { cache.keys(block: blockIndex, head: $0) }, values: { cache.values(block: blockIndex, head: $0) },
-                             window: window, start: start, batch: batch, capacity: cache.capacity, scratch: s, kernels: kernels)
+            softmaxAttention(keys: { rows.cache($0).keys(block: blockIndex, head: $1) },
+                             values: { rows.cache($0).values(block: blockIndex, head: $1) },
+                             window: window, rows: rows, batch: batch, scratch: s, kernels: kernels)
         }
     }
 
@@ -276,9 +312,12 @@ struct Transformer: @unchecked Sendable {
     /// Plain attention: all scores in F32, softmax, F32 weighted sum of the values
     /// (read as F32 or F16 through `CachedElement`).
     private func softmaxAttention<Element: CachedElement>(
-        keys keysOfHead: (Int) -> UnsafeMutablePointer<Element>, values valuesOfHead: (Int) -> UnsafeMutablePointer<Element>,
-        window: Int?, start: Int, batch: Int, capacity: Int, scratch s: ForwardScratch, kernels: KernelContext
+        keys keysOfHead: (_ row: Int, _ head: Int) -> UnsafeMutablePointer<Element>,
+        values valuesOfHead: (_ row: Int, _ head: Int) -> UnsafeMutablePointer<Element>,
+        window: Int?, rows: BatchRows, batch: Int, scratch s: ForwardScratch, kernels: KernelContext
     ) {
+        // Score rows are as long as the longest cache (the scratch holds `contextCapacity`, at least that).
+        let capacity = s.contextCapacity
         let c = configuration
         let headDimension = c.headDimension
         let group = c.headCount / c.headCountKV
@@ -291,11 +330,11 @@ struct Transformer: @unchecked Sendable {
                 for item in chunk * items / chunks..<(chunk + 1) * items / chunks {
                     let b = item / c.headCountKV
                     let kvHead = item % c.headCountKV
-                    let position = start + b
+                    let position = rows.position(b)
                     let first = window.map { max(0, position - $0 + 1) } ?? 0
                     let count = position - first + 1
                     let firstHead = b * c.headCount + kvHead * group
-                    let keys = keysOfHead(kvHead) + first * headDimension
+                    let keys = keysOfHead(b, kvHead) + first * headDimension
                     for p in 0..<count {
                         Element.scores(key: keys + p * headDimension, queries: s.query + firstHead * headDimension, heads: group,
                                        dimension: headDimension, scale: scale, into: scores + p, scoreStride: capacity)
@@ -303,7 +342,7 @@ struct Transformer: @unchecked Sendable {
                     for g in 0..<group {
                         VectorOps.softmax(scores + g * capacity, count: count)
                     }
-                    Element.weightedSum(values: valuesOfHead(kvHead) + first * headDimension, count: count, dimension: headDimension,
+                    Element.weightedSum(values: valuesOfHead(b, kvHead) + first * headDimension, count: count, dimension: headDimension,
                                         heads: group, weights: scores, weightStride: capacity,
                                         into: s.attention + firstHead * headDimension)
                 }
@@ -343,5 +382,43 @@ extension Float16: CachedElement {
                                               weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>) {
         VectorOps.weightedSum(values: values, count: count, dimension: dimension, heads: heads,
                               weights: weights, weightStride: weightStride, into: output)
+    }
+}
+
+/// Which sequence and position each row of a forward pass belongs to: either one
+/// sequence's consecutive positions (a prompt batch) or one token per sequence
+/// (batched decoding).
+struct BatchRows {
+    private let single: KVCache?
+    private let start: Int
+    private let caches: [KVCache]
+    private let positions: [Int]
+
+    init(cache: KVCache, start: Int) {
+        single = cache
+        self.start = start
+        caches = []
+        positions = []
+    }
+
+    init(caches: [KVCache]) {
+        single = nil
+        start = 0
+        self.caches = caches
+        positions = caches.map(\.count)
+    }
+
+    @inline(__always) func cache(_ row: Int) -> KVCache { single ?? caches[row] }
+    @inline(__always) func position(_ row: Int) -> Int { single == nil ? positions[row] : start + row }
+
+    /// Records the rows' tokens in their caches.
+    func append(_ tokens: UnsafeBufferPointer<Int32>) {
+        if let single {
+            single.append(tokens)
+        } else {
+            for (row, cache) in caches.enumerated() {
+                cache.append(UnsafeBufferPointer(rebasing: tokens[row...row]))
+            }
+        }
     }
 }

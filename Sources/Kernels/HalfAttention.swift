@@ -134,7 +134,7 @@ public enum HalfAttention {
                     vs = expf(s - previous)
                 }
                 addScaled(value, weight: vs, into: accumulator, count: d)
-                sums[h] = sums[h] * ms + vs
+                sums[h] = vs.addingProduct(sums[h], ms)  // fused, as GCC contracts `S = S*ms + vs`
             }
         }
         for h in 0..<heads {

@@ -13,6 +13,10 @@
 /// calls do not allocate.
 public final class KernelContext: @unchecked Sendable {
     public let pool: ThreadPool
+    /// Quantized products of the 32-element formats (Q8_0, Q4_0, Q4_1, Q5_0, Q5_1) in exactly
+    /// llama.cpp's floating-point order (`GGMLOrderKernels`): bit-identical to its CPU path
+    /// on x86, about 20% slower per product than the default kernels. K-quants are unaffected.
+    public var ggmlOrder = false
     private var activationScratch = ScratchBuffer()
     private var groupScratch = ScratchBuffer()
 
@@ -97,7 +101,7 @@ public final class KernelContext: @unchecked Sendable {
         // rows then never straddle two products or split an 8-row group.
         @inline(__always) func padded(_ t: MatmulTarget?) -> Int { ((t?.weights.rows ?? 0) + 7) / 8 * 8 }
         let end0 = padded(t0), end1 = end0 + padded(t1), end2 = end1 + padded(t2)
-        let activations = quantized, tokenGroups = packed
+        let activations = quantized, tokenGroups = packed, ggmlOrder = self.ggmlOrder
         pool.parallelFor(end2, grain: 8) { range in
             var lower = range.lowerBound
             while lower < range.upperBound {
@@ -106,7 +110,7 @@ public final class KernelContext: @unchecked Sendable {
                 let rows = (lower - start)..<min(upper - start, target.weights.rows)
                 if !rows.isEmpty {
                     KernelContext.compute(target, rows: rows, input: input, inputStride: inStride, tokens: tokens,
-                                          activations: activations, rowBytes: rowBytes, groups: tokenGroups)
+                                          activations: activations, rowBytes: rowBytes, groups: tokenGroups, ggmlOrder: ggmlOrder)
                 }
                 lower = upper
             }
@@ -114,12 +118,12 @@ public final class KernelContext: @unchecked Sendable {
     }
 
     private static func compute(_ target: MatmulTarget, rows: Range<Int>, input: UnsafePointer<Float>, inputStride: Int,
-                                tokens: Int, activations: UnsafeRawPointer, rowBytes: Int, groups: UnsafeRawPointer) {
+                                tokens: Int, activations: UnsafeRawPointer, rowBytes: Int, groups: UnsafeRawPointer, ggmlOrder: Bool) {
         let weights = target.weights, output = target.output
         let outStride = target.outputStride ?? weights.rows
         func run<W: WeightBlocks>(_ w: W.Type) {
             TiledKernels.rows(w, weights, rows, activations: activations, rowBytes: rowBytes, groups: groups,
-                              tokens: tokens, output: output, outputStride: outStride)
+                              tokens: tokens, output: output, outputStride: outStride, ggmlOrder: ggmlOrder)
         }
         func runFloat(_ kernel: (UnsafeRawPointer, UnsafePointer<Float>, Int) -> Float) {
             for r in rows {

@@ -404,3 +404,27 @@ func prefetch(_ p: UnsafeRawPointer) {
     Builtin.int_prefetch_RawPointer(p._rawValue, Builtin.zeroInitializer(), (3 as Int32)._value, (1 as Int32)._value)
     #endif
 }
+
+/// The bit patterns of `v` shifted left by 23 (x86 `vpslld`), returned as F32 bit patterns.
+@inline(__always)
+func shiftLeft23(_ v: SIMD8<Float>) -> SIMD8<Float> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.shl_Vec8xInt32(unsafeBitCast(v, to: Builtin.Vec8xInt32.self),
+                                                unsafeBitCast(SIMD8<UInt32>(repeating: 23), to: Builtin.Vec8xInt32.self)),
+                         to: SIMD8<Float>.self)
+    #else
+    return SIMD8<Float>(v.indices.map { Float(bitPattern: v[$0].bitPattern << 23) })
+    #endif
+}
+
+/// The bit patterns of `a` and `b` added as 32-bit integers (x86 `vpaddd`), returned as F32 bit patterns.
+@inline(__always)
+func addBits(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.add_Vec8xInt32(unsafeBitCast(a, to: Builtin.Vec8xInt32.self),
+                                                unsafeBitCast(b, to: Builtin.Vec8xInt32.self)),
+                         to: SIMD8<Float>.self)
+    #else
+    return SIMD8<Float>(a.indices.map { Float(bitPattern: a[$0].bitPattern &+ b[$0].bitPattern) })
+    #endif
+}

@@ -1,3 +1,4 @@
+import Builtin
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -13,8 +14,15 @@ import Darwin
 /// kernels compute every output row in one thread with a fixed operation
 /// order, which makes results identical for every thread count).
 ///
-/// Workers spin briefly after each loop (operations in a transformer follow
-/// each other within microseconds), then park on a condition variable.
+/// Waiting is "spin briefly, then block", on both sides: workers spin (with the
+/// CPU's `pause` hint) for about `spinBudget` after each loop, because a
+/// transformer's operations follow each other within microseconds, then park on a
+/// condition variable; the caller, once no chunk is left to claim, spins for the
+/// same budget on the chunks still running and then blocks until the last one
+/// completes. Blocking matters when cores are shared: a worker preempted while it
+/// holds a chunk can then run on the caller's core instead of waiting for the
+/// neighbour's time slice to end (with pure spinning, one such preemption stalls
+/// the whole loop for a scheduler slice, milliseconds).
 /// Threads are created once, in `init`, and joined in `deinit`.
 /// A `parallelFor` issued while another is running (from inside a body or from
 /// a second thread) runs serially on its caller.
@@ -77,26 +85,43 @@ private final class PoolShared: @unchecked Sendable {
     private let itemCount = Atomic<Int>(0)
     private let bodyAddress = Atomic<Int>(0)
     private let sleepers = Atomic<Int>(0)
+    /// The caller is blocked on `doneCondition` until `completedChunks` reaches the loop's chunk count.
+    private let callerBlocked = Atomic<Bool>(false)
     private let running = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let doneMutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let doneCondition: UnsafeMutablePointer<pthread_cond_t>
 
-    /// Spin iterations before a worker parks.
-    private static let spinLimit = 1 << 17
+    /// Spin iterations (each one `pause`, about 30-140 cycles, plus a load) before a
+    /// worker parks or the caller blocks: about 50-150 µs on current x86 cores.
+    /// `FMPLAY_POOL_SPIN` overrides it (0: block at once), for measurements.
+    static let spinLimit: Int = {
+        if let text = getenv("FMPLAY_POOL_SPIN"), let value = Int(String(cString: text)), value >= 0 { return value }
+        return 1 << 11
+    }()
 
     init() {
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
+        doneMutex = .allocate(capacity: 1)
+        doneCondition = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
+        pthread_mutex_init(doneMutex, nil)
+        pthread_cond_init(doneCondition, nil)
     }
 
     deinit {
         pthread_cond_destroy(condition)
         pthread_mutex_destroy(mutex)
+        pthread_cond_destroy(doneCondition)
+        pthread_mutex_destroy(doneMutex)
         mutex.deallocate()
         condition.deallocate()
+        doneMutex.deallocate()
+        doneCondition.deallocate()
     }
 
     /// Makes every worker return from `workerLoop`: spinning ones see the new
@@ -142,12 +167,31 @@ private final class PoolShared: @unchecked Sendable {
                     pthread_mutex_unlock(mutex)
                 }
                 runChunks(generation: generation)
-                var waits = 0
-                while completedChunks.load(ordering: .acquiring) < chunks {
-                    waits += 1
-                    if waits & 1023 == 0 { sched_yield() }
-                }
+                waitForCompletion(chunks: chunks)
             }
+        }
+    }
+
+    /// Returns when all `chunks` chunks of the current loop have completed: spins for
+    /// `spinLimit` iterations, then blocks until the worker finishing the last chunk signals.
+    private func waitForCompletion(chunks: Int) {
+        var spins = 0
+        while completedChunks.load(ordering: .acquiring) < chunks {
+            spins += 1
+            if spins < PoolShared.spinLimit {
+                spinPause()
+                continue
+            }
+            pthread_mutex_lock(doneMutex)
+            callerBlocked.store(true, ordering: .sequentiallyConsistent)
+            // A worker increments `completedChunks` and then reads `callerBlocked` (both
+            // sequentially consistent), and signals under `doneMutex`: either this load sees
+            // the last completion, or that worker sees the flag and signals after the wait began.
+            while completedChunks.load(ordering: .sequentiallyConsistent) < chunks {
+                pthread_cond_wait(doneCondition, doneMutex)
+            }
+            callerBlocked.store(false, ordering: .sequentiallyConsistent)
+            pthread_mutex_unlock(doneMutex)
         }
     }
 
@@ -177,7 +221,12 @@ private final class PoolShared: @unchecked Sendable {
             let job = UnsafeMutablePointer<Body>(bitPattern: address)!
             let start = next * size
             job.pointee(start..<min(count, start + size))
-            completedChunks.wrappingAdd(1, ordering: .releasing)
+            let completed = completedChunks.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+            if completed == chunks && callerBlocked.load(ordering: .sequentiallyConsistent) {
+                pthread_mutex_lock(doneMutex)
+                pthread_cond_signal(doneCondition)
+                pthread_mutex_unlock(doneMutex)
+            }
         }
     }
 
@@ -188,6 +237,7 @@ private final class PoolShared: @unchecked Sendable {
             var generation = cursor.load(ordering: .acquiring) >> 32
             while generation == seen {
                 spins += 1
+                spinPause()
                 if spins >= PoolShared.spinLimit {
                     sleepers.wrappingAdd(1, ordering: .sequentiallyConsistent)
                     pthread_mutex_lock(mutex)
@@ -208,3 +258,12 @@ private final class PoolShared: @unchecked Sendable {
     }
 }
 
+
+/// The CPU's spin-wait hint (`pause` on x86): lets a sibling hyperthread run and
+/// saves power while a thread polls a flag.
+@inline(__always)
+func spinPause() {
+    #if arch(x86_64)
+    Builtin.int_x86_sse2_pause()
+    #endif
+}

@@ -121,9 +121,11 @@ enum TiledKernels {
     /// Rows `range` of the product for one quantized format: activations already
     /// quantized (`tokens` rows of `rowBytes` at `activations`), token groups packed at `groups`.
     /// `range` starts at a multiple of 8.
+    /// With `ggmlOrder`, the 32-element formats take `GGMLOrderKernels` (llama.cpp's exact
+    /// summation order, slower); the K-quants always take `rows8`/`tokens8`.
     static func rows<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer,
                                       rowBytes: Int, groups: UnsafeRawPointer, tokens: Int,
-                                      output: UnsafeMutablePointer<Float>, outputStride: Int) {
+                                      output: UnsafeMutablePointer<Float>, outputStride: Int, ggmlOrder: Bool) {
         let blocks = matrix.columns / 32
         let groupCount = tokens / 8
         let groupBytes = TokenGroup.bytes(blocks: blocks)
@@ -131,8 +133,13 @@ enum TiledKernels {
         for g in 0..<groupCount {
             let group = TokenGroup(groups + g * groupBytes, blocks: blocks)
             for r in range {
-                tokens8(W.self, row: matrix.row(r), blocks: blocks, group: group,
-                        output: output + 8 * g * outputStride + r, outputStride: outputStride)
+                if W.headerScales && ggmlOrder {
+                    GGMLOrderKernels.tokens8(W.self, row: matrix.row(r), blocks: blocks, group: group,
+                                             output: output + 8 * g * outputStride + r, outputStride: outputStride)
+                } else {
+                    tokens8(W.self, row: matrix.row(r), blocks: blocks, group: group,
+                            output: output + 8 * g * outputStride + r, outputStride: outputStride)
+                }
             }
         }
         // Matrix-vector rows stream from memory: prefetch the 8-row group two groups ahead,
@@ -148,7 +155,11 @@ enum TiledKernels {
                         for line in 0..<rowLines { prefetch(ahead + 64 * line) }
                     }
                 }
-                rows8(W.self, matrix, firstRow: r, x: x, output: output + t * outputStride + r)
+                if W.headerScales && ggmlOrder {
+                    GGMLOrderKernels.rows8(W.self, matrix, firstRow: r, x: x, output: output + t * outputStride + r)
+                } else {
+                    rows8(W.self, matrix, firstRow: r, x: x, output: output + t * outputStride + r)
+                }
                 r += 8
             }
         }

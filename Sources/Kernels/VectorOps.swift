@@ -56,24 +56,16 @@ public enum VectorOps {
     }
 
     /// `y[i] = (x[i] * scale) * weight[i]` with `scale = 1 / sqrt(mean(x^2) + epsilon)` (RMSNorm),
-    /// as ggml computes it: the F32 squares summed in Double, the mean rounded to F32.
+    /// as ggml computes it: the F32 squares summed in Double in index order, the mean rounded to F32.
     public static func rmsNorm(_ x: UnsafePointer<Float>, weight: UnsafePointer<Float>, epsilon: Float,
                                into y: UnsafeMutablePointer<Float>, count: Int) {
-        var a0 = SIMD4<Double>(), a1 = SIMD4<Double>()
-        var i = 0
-        while i + 8 <= count {
-            let v = load8(x + i)
-            let square = v * v
-            a0 += SIMD4<Double>(square.lowHalf)
-            a1 += SIMD4<Double>(square.highHalf)
-            i += 8
-        }
-        var sum = (a0 + a1).sum()
-        while i < count { sum += Double(x[i] * x[i]); i += 1 }
+        // One Double sum in index order, as ggml's loop (GCC does not reorder it).
+        var sum: Double = 0
+        for j in 0..<count { sum += Double(x[j] * x[j]) }
         let meanSquare = Float(sum / Double(count))
         let scale = 1 / (meanSquare + epsilon).squareRoot()
         let s = SIMD8<Float>(repeating: scale)
-        i = 0
+        var i = 0
         while i + 8 <= count { store8(load8(x + i) * s * load8(weight + i), y + i); i += 8 }
         while i < count { y[i] = x[i] * scale * weight[i]; i += 1 }
     }
@@ -119,16 +111,48 @@ public enum VectorOps {
         return m
     }
 
-    /// `y[i] = silu(gate[i]) * up[i]` with `silu(g) = g / (1 + exp(-g))` (SwiGLU).
+    /// `y[i] = silu(gate[i]) * up[i]` with `silu(g) = g / (1 + exp(-g))` (SwiGLU), as ggml's
+    /// `ggml_vec_swiglu_f32` computes it on AVX2: eight lanes at a time with `ggmlExp8`
+    /// (`ggml_v_expf`), the tail with the C library's `expf`.
     public static func swiGLU(gate: UnsafePointer<Float>, up: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>, count: Int) {
         var i = 0
         let one = SIMD8<Float>(repeating: 1)
         while i + 8 <= count {
             let g = load8(gate + i)
-            store8(g / (one + exp8(-g)) * load8(up + i), y + i)
+            store8(g / (one + ggmlExp8(SIMD8<Float>() - g)) * load8(up + i), y + i)
             i += 8
         }
         while i < count { y[i] = gate[i] / (1 + expf(-gate[i])) * up[i]; i += 1 }
+    }
+
+    /// ggml's `ggml_v_expf` for AVX2 (an Arm Optimized Routines exp, maximum error about
+    /// 1.5 ulp), operation for operation: the same constants, the same fused multiply-adds
+    /// and the same special cases (|n| > 126: scaled in two steps; |n| > 192: overflow to
+    /// infinity or underflow to 0).
+    @inline(__always)
+    static func ggmlExp8(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        let r = SIMD8<Float>(repeating: 0x1.8p23)
+        let z = r.addingProduct(x, SIMD8(repeating: 0x1.715476p+0))
+        let n = z - r
+        let negativeN = SIMD8<Float>() - n
+        let b = x.addingProduct(negativeN, SIMD8(repeating: 0x1.62e4p-1)).addingProduct(negativeN, SIMD8(repeating: 0x1.7f7d1cp-20))
+        let e = shiftLeft23(z)
+        let k = addBits(e, SIMD8<Float>(repeating: 1))
+        let u = b * b
+        let inner = SIMD8<Float>(repeating: 0x1.573e2ep-5).addingProduct(SIMD8(repeating: 0x1.0e4020p-7), b)
+        let low = SIMD8<Float>(repeating: 0x1.fffdb6p-2).addingProduct(SIMD8(repeating: 0x1.555e66p-3), b)
+        let j = (SIMD8<Float>(repeating: 0x1.ffffecp-1) * b).addingProduct(low.addingProduct(inner, u), u)
+        var result = k.addingProduct(j, k)
+        if horizontalMax(magnitude(n)) > 126 {
+            // Rare (|x| > about 87): redo the out-of-range lanes as ggml's slow path does.
+            for lane in 0..<8 where abs(n[lane]) > 126 {
+                let g: UInt32 = n[lane] <= 0 ? 0x8200_0000 : 0
+                let s1 = Float(bitPattern: g &+ 0x7F00_0000)
+                let s2 = Float(bitPattern: e[lane].bitPattern &- g)
+                result[lane] = abs(n[lane]) > 192 ? s1 * s1 : s2.addingProduct(s2, j[lane]) * s1
+            }
+        }
+        return result
     }
 
     /// `y[i] = gelu(gate[i]) * up[i]` (GeGLU) as ggml's CPU backend computes it: GELU with the
@@ -150,12 +174,14 @@ public enum VectorOps {
         }
     }
 
-    /// GELU (tanh approximation, ggml's F32 formula) of every F16 bit pattern, rounded to F16.
+    /// GELU (tanh approximation, ggml's F32 formula and operation order) of every F16 bit pattern, rounded to F16.
     nonisolated(unsafe) static let halfGELUTable: UnsafeMutablePointer<Float16> = {
         let table = UnsafeMutablePointer<Float16>.allocate(capacity: 1 << 16)
         for bits in 0..<(1 << 16) {
             let x = Float(Float16(bitPattern: UInt16(bits)))
-            let value: Float = 0.5 * x * (1 + tanhf(0.797_884_56 * x * (1 + 0.044_715 * x * x)))
+            // ggml_gelu_f32 as GCC compiles it: `1 + GELU_COEF_A*x*x` contracted to fma(a*x, x, 1).
+            let inner = Float(1).addingProduct(0.044_715 * x, x)
+            let value: Float = (0.5 * x) * (1 + tanhf((0.797_884_56 * x) * inner))
             table[bits] = Float16(value)
         }
         return table

@@ -24,6 +24,9 @@ protocol WeightBlocks {
     static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8>
     /// Scales and offsets of eight blocks from their first four bytes, exactly as `decode` gives them.
     static func scales(headers: SIMD8<UInt32>) -> (scale: SIMD8<Float>, offset: SIMD8<Float>)
+    /// What ggml subtracts from the unsigned codes to make them signed (8 for Q4_0, 16 for Q5_0;
+    /// 0 for the others), for `GGMLOrderKernels`.
+    static var ggmlCodeBias: UInt8 { get }
 }
 
 extension WeightBlocks {
@@ -31,6 +34,7 @@ extension WeightBlocks {
     static var fourBitCodes: Bool { false }
     static var headerScales: Bool { false }
     static var blockBytes: Int { 0 }
+    static var ggmlCodeBias: UInt8 { 0 }
     @inline(__always)
     static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> { decode(row, b).codes }
     @inline(__always)
@@ -66,6 +70,7 @@ enum Q8_0Blocks: WeightBlocks {
 
 enum Q4_0Blocks: WeightBlocks {
     static let fourBitCodes = true
+    static let ggmlCodeBias: UInt8 = 8
     static let headerScales = true, blockBytes = 18
     @inline(__always)
     static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> {
@@ -109,6 +114,7 @@ enum Q4_1Blocks: WeightBlocks {
 }
 
 enum Q5_0Blocks: WeightBlocks {
+    static let ggmlCodeBias: UInt8 = 16
     static let headerScales = true, blockBytes = 22
     @inline(__always)
     static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> {

@@ -35,6 +35,35 @@ final class InferenceGreedyReferenceTests: XCTestCase {
                         reference: InferenceTestModels.referenceDirectory + "/llamacpp-gemma3/greedy.json")
     }
 
+    /// With `Numerics.llamaCpp` (llama.cpp's summation orders, see ARCHITECTURE.md), SmolLM2's
+    /// greedy tokens equal llama.cpp's at every step of every case, past the near-ties, and every
+    /// step's top-5 log-probabilities agree with the reference to 1e-4 (what remains is the
+    /// log-softmax being evaluated in Double here and in F32 by llama.cpp's server).
+    func testSmolLM2GreedyEqualsLlamaCppToTheEnd() throws {
+        let model = try InferenceModel(path: try InferenceTestModels.smolLM2Path())
+        let cases = try GreedyReferenceCase.load(InferenceTestModels.referenceDirectory + "/llamacpp/greedy.json")
+        XCTAssertFalse(cases.isEmpty)
+        for referenceCase in cases {
+            let session = model.makeSession(contextSize: 512, numerics: .llamaCpp)
+            try session.prefill(referenceCase.promptIds)
+            var sampler = Sampler(parameters: .greedy, vocabularySize: model.vocabularySize)
+            var largestDifference = 0.0
+            for (index, step) in referenceCase.steps.enumerated() {
+                let token = try session.sample(&sampler)
+                let logits = try session.logits
+                guard token == step.token else {
+                    XCTFail("\(referenceCase.id) step \(index) (top-2 gap \(step.topTwoGap)): token \(token), llama.cpp chose \(step.token); ours \(Self.topLogprobs(logits, count: 3)), llama.cpp \(step.top.prefix(3))")
+                    break
+                }
+                for (id, logprob) in step.top {
+                    largestDifference = max(largestDifference, abs(Self.logSoftmax(logits, at: Int(id)) - logprob))
+                }
+                if index + 1 < referenceCase.steps.count { try session.evaluate([token]) }
+            }
+            XCTAssertLessThan(largestDifference, 1e-4, "\(referenceCase.id): largest top-5 log-probability difference")
+        }
+    }
+
     private func checkGreedy(modelPath: String, reference: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let model = try InferenceModel(path: modelPath)
         let cases = try GreedyReferenceCase.load(reference)

@@ -34,7 +34,7 @@ public final class BatchDecoder: @unchecked Sendable {
         self.contextSize = max(1, contextSize ?? min(model.configuration.contextLength, 4096))
         let pool = ComputeThreads.pool(threadCount: threads ?? model.defaultThreadCount)
         kernels = KernelContext(pool: pool)
-        kernels.ggmlOrder = numerics == .llamaCpp
+        (kernels.ggmlOrder, kernels.avx512Order) = numerics.kernelOrder
         scratch = ForwardScratch(configuration: model.configuration, maxBatch: self.maxSequences,
                                  contextCapacity: self.contextSize, ropeTables: model.transformer.ropeSettings.count,
                                  threads: pool.threadCount)

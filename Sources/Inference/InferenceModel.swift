@@ -69,6 +69,18 @@ public enum Numerics: String, Sendable, CaseIterable {
     /// sum (`GGMLOrderKernels`). With it, SmolLM2's greedy output equals llama.cpp's bit
     /// for bit; the matrix products cost about 20% more. The K-quants keep their kernels.
     case llamaCpp = "llama.cpp"
+    /// `llamaCpp` as an AVX-512 build of llama.cpp computes it (the shared reference data was
+    /// recorded with one): the same products, but the F16 Q·K dot product in 16-lane order
+    /// and SiLU's exponential as `ggml_v_expf` for AVX-512. Emulated with AVX2 instructions.
+    case llamaCppAVX512 = "llama.cpp-avx512"
+
+    var kernelOrder: (ggml: Bool, avx512: Bool) {
+        switch self {
+        case .fast: (false, false)
+        case .llamaCpp: (true, false)
+        case .llamaCppAVX512: (true, true)
+        }
+    }
 }
 
 /// Process-wide thread pools, one per thread count, created on first use

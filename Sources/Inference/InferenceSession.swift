@@ -25,7 +25,7 @@ public final class InferenceSession: @unchecked Sendable {
         self.contextSize = max(1, contextSize)
         self.numerics = numerics
         kernels = KernelContext(pool: threadPool)
-        kernels.ggmlOrder = numerics == .llamaCpp
+        (kernels.ggmlOrder, kernels.avx512Order) = numerics.kernelOrder
         let configuration = model.configuration
         cache = KVCache(configuration: configuration, capacity: self.contextSize, type: cacheType)
         scratch = ForwardScratch(configuration: configuration, maxBatch: max(1, min(maxBatch, self.contextSize)),

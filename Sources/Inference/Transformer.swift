@@ -166,7 +166,7 @@ struct Transformer: @unchecked Sendable {
                            input: s.normed, tokens: batch)
             let feedForwardCount = batch * c.feedForwardLength
             switch c.activation {
-            case .silu: VectorOps.swiGLU(gate: s.gate, up: s.up, into: s.gate, count: feedForwardCount)
+            case .silu: VectorOps.swiGLU(gate: s.gate, up: s.up, into: s.gate, count: feedForwardCount, avx512Order: kernels.avx512Order)
             case .geluTanh: VectorOps.geGLU(gate: s.gate, up: s.up, into: s.gate, count: feedForwardCount)
             }
             kernels.multiply(block.down, input: s.gate, output: s.projected, batch: batch)
@@ -277,6 +277,7 @@ struct Transformer: @unchecked Sendable {
             let queryScale: Float = c.architecture == .gemma3 ? scale : 1
             let scoreScale: Float = c.architecture == .gemma3 ? 1 : scale
             let slotBytes = s.halfAttentionSlotBytes
+            let avx512Order = kernels.avx512Order
             kernels.pool.parallelFor(chunks) { range in
                 for chunk in range {
                     let scratch = s.halfAttentionScratch + chunk * slotBytes
@@ -291,6 +292,7 @@ struct Transformer: @unchecked Sendable {
                                              keys: cache.halfKeys(block: blockIndex, head: kvHead) + first * headDimension,
                                              values: cache.halfValues(block: blockIndex, head: kvHead) + first * headDimension,
                                              count: position - first + 1, queryScale: queryScale, scoreScale: scoreScale,
+                                             avx512Order: avx512Order,
                                              output: s.attention + firstHead * headDimension, scratch: scratch)
                     }
                 }

@@ -46,6 +46,35 @@ public enum HalfAttention {
         return Float(sum)
     }
 
+    /// `dot` in the order of an AVX-512 build of ggml (`GGML_F16_STEP` 64, four 16-lane
+    /// accumulators, `(s0 + s2) + (s1 + s3)`, then GCC's `_mm512_reduce_add_ps`: halves
+    /// of 8, of 4, then `(t0 + t2) + (t1 + t3)`); the tail as in `dot`.
+    @inline(__always)
+    public static func dotAVX512Order(_ a: UnsafePointer<Float16>, _ b: UnsafePointer<Float16>, count: Int) -> Float {
+        let pa = UnsafeRawPointer(a), pb = UnsafeRawPointer(b)
+        @inline(__always) func half16(_ p: UnsafeRawPointer, _ i: Int) -> SIMD16<Float> {
+            SIMD16(lowHalf: half8(p, i), highHalf: half8(p, i + 8))
+        }
+        var s0 = SIMD16<Float>(), s1 = SIMD16<Float>(), s2 = SIMD16<Float>(), s3 = SIMD16<Float>()
+        var i = 0
+        while i + 64 <= count {
+            s0.addProduct(half16(pa, i), half16(pb, i))
+            s1.addProduct(half16(pa, i + 16), half16(pb, i + 16))
+            s2.addProduct(half16(pa, i + 32), half16(pb, i + 32))
+            s3.addProduct(half16(pa, i + 48), half16(pb, i + 48))
+            i += 64
+        }
+        let r = (s0 + s2) + (s1 + s3)
+        let t3 = r.highHalf + r.lowHalf
+        let t6 = t3.highHalf + t3.lowHalf
+        var sum = Double((t6[0] + t6[2]) + (t6[1] + t6[3]))
+        while i < count {
+            sum += Double(Float(a[i]) * Float(b[i]))
+            i += 1
+        }
+        return Float(sum)
+    }
+
     /// `acc[i] = f16(f32(acc[i]) * factor)`.
     @inline(__always)
     static func scale(_ acc: UnsafeMutablePointer<Float16>, by factor: Float, count: Int) {
@@ -98,9 +127,10 @@ public enum HalfAttention {
     /// scales Q in the graph), `scoreScale` multiplies each Q·K dot product.
     /// Positions are visited once for all heads, in order; each head's arithmetic
     /// is exactly that of a separate pass. `scratch` holds `scratchBytes` bytes.
+    /// `avx512Order` takes the Q·K order of an AVX-512 build of ggml (`dotAVX512Order`).
     public static func attend(queries: UnsafePointer<Float>, heads: Int, headDimension: Int,
                               keys: UnsafePointer<Float16>, values: UnsafePointer<Float16>, count: Int,
-                              queryScale: Float, scoreScale: Float,
+                              queryScale: Float, scoreScale: Float, avx512Order: Bool = false,
                               output: UnsafeMutablePointer<Float>, scratch: UnsafeMutableRawPointer) {
         let d = headDimension
         let query16 = scratch.bindMemory(to: Float16.self, capacity: 2 * heads * d)
@@ -122,7 +152,7 @@ public enum HalfAttention {
             let key = keys + p * d
             let value = values + p * d
             for h in 0..<heads {
-                let s = dot(key, query16 + h * d, count: d) * scoreScale
+                let s = (avx512Order ? dotAVX512Order(key, query16 + h * d, count: d) : dot(key, query16 + h * d, count: d)) * scoreScale
                 let accumulator = accumulators + h * d
                 let previous = maxima[h]
                 var ms: Float = 1, vs: Float = 1

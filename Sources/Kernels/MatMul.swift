@@ -17,6 +17,10 @@ public final class KernelContext: @unchecked Sendable {
     /// llama.cpp's floating-point order (`GGMLOrderKernels`): bit-identical to its CPU path
     /// on x86, about 20% slower per product than the default kernels. K-quants are unaffected.
     public var ggmlOrder = false
+    /// Elementwise and attention kernels that differ between ggml's AVX2 and AVX-512 builds
+    /// (SiLU's exponential, the F16 Q·K dot product) take the AVX-512 build's order; read
+    /// by the transformer. The quantized products are the same in both builds.
+    public var avx512Order = false
     private var activationScratch = ScratchBuffer()
     private var groupScratch = ScratchBuffer()
 

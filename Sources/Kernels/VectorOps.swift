@@ -114,15 +114,51 @@ public enum VectorOps {
     /// `y[i] = silu(gate[i]) * up[i]` with `silu(g) = g / (1 + exp(-g))` (SwiGLU), as ggml's
     /// `ggml_vec_swiglu_f32` computes it on AVX2: eight lanes at a time with `ggmlExp8`
     /// (`ggml_v_expf`), the tail with the C library's `expf`.
-    public static func swiGLU(gate: UnsafePointer<Float>, up: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>, count: Int) {
+    /// `avx512Order`: the exponential of an AVX-512 build of ggml (`ggmlExpAVX512`), whose
+    /// rounding differs from the AVX2 one.
+    public static func swiGLU(gate: UnsafePointer<Float>, up: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>, count: Int,
+                              avx512Order: Bool = false) {
         var i = 0
         let one = SIMD8<Float>(repeating: 1)
         while i + 8 <= count {
             let g = load8(gate + i)
-            store8(g / (one + ggmlExp8(SIMD8<Float>() - g)) * load8(up + i), y + i)
+            let e = avx512Order ? ggmlExpAVX512(SIMD8<Float>() - g) : ggmlExp8(SIMD8<Float>() - g)
+            store8(g / (one + e) * load8(up + i), y + i)
             i += 8
         }
         while i < count { y[i] = gate[i] / (1 + expf(-gate[i])) * up[i]; i += 1 }
+    }
+
+    /// The part both of ggml's `ggml_v_expf` share: `z = fma(x, log2(e), 0x1.8p23)`, `n = z - 0x1.8p23`,
+    /// `b = x - n*ln2` (two fused steps), `u = b*b` and `fma(fma(c1, b, c2), u, fma(c3, b, c4))`.
+    @inline(__always)
+    static func ggmlExpReduced(_ x: SIMD8<Float>) -> (z: SIMD8<Float>, n: SIMD8<Float>, b: SIMD8<Float>, u: SIMD8<Float>, cubic: SIMD8<Float>) {
+        let r = SIMD8<Float>(repeating: 0x1.8p23)
+        let z = r.addingProduct(x, SIMD8(repeating: 0x1.715476p+0))
+        let n = z - r
+        let negativeN = SIMD8<Float>() - n
+        let b = x.addingProduct(negativeN, SIMD8(repeating: 0x1.62e4p-1)).addingProduct(negativeN, SIMD8(repeating: 0x1.7f7d1cp-20))
+        let u = b * b
+        let inner = SIMD8<Float>(repeating: 0x1.573e2ep-5).addingProduct(SIMD8(repeating: 0x1.0e4020p-7), b)
+        let low = SIMD8<Float>(repeating: 0x1.fffdb6p-2).addingProduct(SIMD8(repeating: 0x1.555e66p-3), b)
+        return (z, n, b, u, low.addingProduct(inner, u))
+    }
+
+    /// ggml's `ggml_v_expf` for AVX-512 (the same polynomial, but `fma(c5, b, 1)` inside it and
+    /// `_mm512_scalef_ps(j, n)`, i.e. `j * 2^n`, at the end; |n| > 192 gives infinity or 0).
+    @inline(__always)
+    static func ggmlExpAVX512(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        let (_, n, b, u, cubic) = ggmlExpReduced(x)
+        let linear = SIMD8<Float>(repeating: 1).addingProduct(SIMD8(repeating: 0x1.ffffecp-1), b)
+        let j = linear.addingProduct(cubic, u)
+        // j * 2^n exactly (n is an integer here); two steps keep 2^n representable.
+        let ni = roundToInt32(n)
+        let half = shiftRightArithmetic(ni, 1)
+        var result = j * powerOfTwo(half) * powerOfTwo(ni &- half)
+        if horizontalMax(magnitude(n)) > 192 {
+            for lane in 0..<8 where abs(n[lane]) > 192 { result[lane] = n[lane] <= 0 ? 0 : .infinity }
+        }
+        return result
     }
 
     /// ggml's `ggml_v_expf` for AVX2 (an Arm Optimized Routines exp, maximum error about
@@ -131,17 +167,10 @@ public enum VectorOps {
     /// infinity or underflow to 0).
     @inline(__always)
     static func ggmlExp8(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        let r = SIMD8<Float>(repeating: 0x1.8p23)
-        let z = r.addingProduct(x, SIMD8(repeating: 0x1.715476p+0))
-        let n = z - r
-        let negativeN = SIMD8<Float>() - n
-        let b = x.addingProduct(negativeN, SIMD8(repeating: 0x1.62e4p-1)).addingProduct(negativeN, SIMD8(repeating: 0x1.7f7d1cp-20))
+        let (z, n, b, u, cubic) = ggmlExpReduced(x)
         let e = shiftLeft23(z)
         let k = addBits(e, SIMD8<Float>(repeating: 1))
-        let u = b * b
-        let inner = SIMD8<Float>(repeating: 0x1.573e2ep-5).addingProduct(SIMD8(repeating: 0x1.0e4020p-7), b)
-        let low = SIMD8<Float>(repeating: 0x1.fffdb6p-2).addingProduct(SIMD8(repeating: 0x1.555e66p-3), b)
-        let j = (SIMD8<Float>(repeating: 0x1.ffffecp-1) * b).addingProduct(low.addingProduct(inner, u), u)
+        let j = (SIMD8<Float>(repeating: 0x1.ffffecp-1) * b).addingProduct(cubic, u)
         var result = k.addingProduct(j, k)
         if horizontalMax(magnitude(n)) > 126 {
             // Rare (|x| > about 87): redo the out-of-range lanes as ggml's slow path does.

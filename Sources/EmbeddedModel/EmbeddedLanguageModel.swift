@@ -113,6 +113,9 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
                 messages.append(.tool(output.segments.map(\.text).joined(separator: "\n")))
             case .response(let response):
                 messages.append(.assistant(response.segments.map(\.text).joined(separator: "\n")))
+            case .reasoning:
+                // Earlier turns' reasoning is not replayed (as Qwen3's template drops past thinking).
+                continue
             }
         }
         let allowsTools = request.options.toolCallingMode?.kind != .disallowed

@@ -122,7 +122,7 @@ struct BenchGuidanceCommand: AsyncParsableCommand {
                     switch event {
                     case .finished(let finished): statistics = finished
                     case .text(let piece, _): text += piece
-                    case .toolCalls: break
+                    case .toolCalls, .reasoning: break
                     }
                 }
                 if schema == nil { freeRate = statistics.tokensPerSecond } else { guidedText = text }

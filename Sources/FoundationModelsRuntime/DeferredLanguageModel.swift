@@ -29,6 +29,7 @@ public final class DeferredLanguageModel: LanguageModel, @unchecked Sendable {
 
     /// The loaded model's languages (loads it); nil when loading fails.
     public var supportedLanguages: [String]? { (try? loaded())?.supportedLanguages ?? nil }
+    public var supportsReasoning: Bool { (try? loaded())?.supportsReasoning ?? false }
 
     /// Available until a load fails; then `.unavailable(.modelNotReady)`.
     public var availability: SystemLanguageModel.Availability {

@@ -54,3 +54,47 @@ public struct ToolCallError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "ToolCallError: tool '\(toolName)' failed: \(underlyingError)" }
 }
+
+/// 27's `LanguageModelSession.Error`: a failure caused by incorrect use of a session.
+public enum SessionUsageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The session received a request while another one was running.
+    case concurrentRequests
+    /// The transcript was set while a request was in progress.
+    case transcriptMutationWhileResponding
+
+    public var caseName: String {
+        switch self {
+        case .concurrentRequests: "concurrentRequests"
+        case .transcriptMutationWhileResponding: "transcriptMutationWhileResponding"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .concurrentRequests:
+            "LanguageModelSession.Error.concurrentRequests: the session is already responding; wait for the request to finish"
+        case .transcriptMutationWhileResponding:
+            "LanguageModelSession.Error.transcriptMutationWhileResponding: session.transcript was set while a request was in progress; change it only when isResponding is false (inside lifecycle modifiers, write history through @SessionProperty(\\.history))"
+        }
+    }
+}
+
+/// 27's `LanguageModelError` (the cases fmplay raises).
+public enum LanguageModelError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The request needs a capability the model lacks (`.reasoning`, `.toolCalling`, ...).
+    case unsupportedCapability(capability: String, modelName: String)
+
+    public var caseName: String {
+        switch self {
+        case .unsupportedCapability: "unsupportedCapability"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unsupportedCapability(let capability, let modelName):
+            "LanguageModelError.unsupportedCapability(.\(capability)): the model \(modelName) has no \(capability) capability"
+                + (capability == "reasoning" ? " (reasoning levels need a model with a thinking mode, such as a Qwen3 GGUF model given with --model; remove the reasoning level for this model)" : "")
+        }
+    }
+}

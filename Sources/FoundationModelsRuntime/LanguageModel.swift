@@ -43,12 +43,16 @@ public protocol LanguageModel: Sendable {
     /// format, tool definitions included) plus, when given, the prompt
     /// description of `schema`. Backs `SystemLanguageModel.tokenCount(for:)`.
     func tokenCount(for entries: [Transcript.Entry], schema: GenerationSchema?) async throws -> Int
+    /// Whether the model has a thinking mode (27's `.reasoning` capability): it
+    /// reports `.reasoning` events and honours `GenerationRequest.reasoningLevel`.
+    var supportsReasoning: Bool { get }
 }
 
 extension LanguageModel {
     public func prewarm(transcript: Transcript) async {}
     public var isAvailable: Bool { availability == .available }
     public var supportedLanguages: [String]? { nil }
+    public var supportsReasoning: Bool { false }
 }
 
 /// Everything one model turn needs.
@@ -67,10 +71,14 @@ public struct GenerationRequest: Sendable, Hashable {
     /// The seed to use when `options.samplingMode` carries none: the session's
     /// fixed default, so the same file gives the same output.
     public var seed: UInt64
+    /// 27: how much the model should reason first (`ContextOptions.reasoningLevel`,
+    /// `.reasoningLevel(_:)`); only sent to models that `supportsReasoning`.
+    public var reasoningLevel: ReasoningLevel?
 
     public init(transcript: Transcript, schema: GenerationSchema? = nil, includeSchemaInPrompt: Bool = true,
                 tools: [Transcript.ToolDefinition] = [], options: GenerationOptions = GenerationOptions(),
-                seed: UInt64 = GenerationOptions.defaultSeed) {
+                seed: UInt64 = GenerationOptions.defaultSeed, reasoningLevel: ReasoningLevel? = nil) {
+        self.reasoningLevel = reasoningLevel
         self.transcript = transcript
         self.schema = schema
         self.includeSchemaInPrompt = includeSchemaInPrompt
@@ -91,6 +99,8 @@ public enum LanguageModelEvent: Sendable, Hashable {
     case text(String, tokenCount: Int)
     /// The model calls these tools; the session runs them and asks again.
     case toolCalls([Transcript.ToolCall])
+    /// Reasoning text (models that `supportsReasoning`), before any answer text or tool calls.
+    case reasoning(String, tokenCount: Int)
     /// Token counts and timings for the turn. Always last.
     case finished(GenerationStatistics)
 }
@@ -103,11 +113,14 @@ public struct Usage: Sendable, Hashable {
     public var cachedTokens: Int
     /// Tokens generated.
     public var responseTokens: Int
+    /// Of `responseTokens`, how many were reasoning (27's `reasoningTokenCount`).
+    public var reasoningTokens: Int
 
-    public init(promptTokens: Int = 0, cachedTokens: Int = 0, responseTokens: Int = 0) {
+    public init(promptTokens: Int = 0, cachedTokens: Int = 0, responseTokens: Int = 0, reasoningTokens: Int = 0) {
         self.promptTokens = promptTokens
         self.cachedTokens = cachedTokens
         self.responseTokens = responseTokens
+        self.reasoningTokens = reasoningTokens
     }
 
     public var totalTokens: Int { promptTokens + responseTokens }
@@ -126,7 +139,7 @@ public struct Usage: Sendable, Hashable {
     public func adding(turn: Usage, isFirst: Bool) -> Usage {
         if isFirst { return turn }
         return Usage(promptTokens: promptTokens + max(0, turn.promptTokens - turn.cachedTokens), cachedTokens: cachedTokens,
-                     responseTokens: responseTokens + turn.responseTokens)
+                     responseTokens: responseTokens + turn.responseTokens, reasoningTokens: reasoningTokens + turn.reasoningTokens)
     }
 }
 

@@ -12,27 +12,47 @@ import Schema
 /// - A failed request leaves the transcript as it was before the request.
 /// - Entry ids are sequential, so the same inputs give the same transcript.
 public final class LanguageModelSession: Sendable {
+    /// The model of a plain session; for a profile session, the model used when
+    /// the active profile has no `.model(_:)` (the system model).
     public let model: any LanguageModel
     public let tools: [any Tool]
+    /// 27: the dynamic profile, evaluated before every model request (nil: a plain session).
+    public let profile: (@Sendable () async throws -> ProfileConfiguration)?
     /// The most tool-calling rounds one request may take before it fails.
     public let maximumToolRounds: Int
     /// The seed used when options carry none.
     public let defaultSeed: UInt64
+    /// Option values used when neither the call site nor the active profile sets them
+    /// (the CLI's / editor's `--temperature`, `--max-tokens`).
+    public let defaultOptions: GenerationOptions
 
-    private struct State {
+    struct State {
         var transcript: Transcript
         var isResponding = false
         var nextID = 1
         var usage = Usage()
+        /// The running request's transcript (lifecycle callbacks edit history here).
+        var working: Transcript?
+        var mutatedWhileResponding = false
+        var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
+        /// Custom session property values by key name (`@SessionPropertyEntry`).
+        var properties: [String: any Sendable] = [:]
+        /// The profile owners active after the last resolution, with their `onDeactivate`s.
+        var activeOwners: Set<String> = []
+        var deactivations: [(owner: String, action: @Sendable () async -> Void)] = []
+        var activeProfileName: String?
     }
-    private let state: Locked<State>
+    let state: Locked<State>
 
     public init(model: any LanguageModel, tools: [any Tool] = [], instructions: Instructions? = nil,
-                defaultSeed: UInt64 = GenerationOptions.defaultSeed, maximumToolRounds: Int = 8) {
+                defaultSeed: UInt64 = GenerationOptions.defaultSeed, maximumToolRounds: Int = 8,
+                defaultOptions: GenerationOptions = GenerationOptions()) {
         self.model = model
         self.tools = tools
+        self.profile = nil
         self.defaultSeed = defaultSeed
         self.maximumToolRounds = maximumToolRounds
+        self.defaultOptions = defaultOptions
         var segments: [Transcript.Segment] = []
         if let system = model as? SystemLanguageModel, let builtIn = system.builtInInstructions {
             segments.append(.text(.init(content: builtIn)))
@@ -54,15 +74,82 @@ public final class LanguageModelSession: Sendable {
 
     /// Starts a session from a transcript (its ids continue after the last entry).
     public init(model: any LanguageModel, tools: [any Tool] = [], transcript: Transcript,
-                defaultSeed: UInt64 = GenerationOptions.defaultSeed, maximumToolRounds: Int = 8) {
+                defaultSeed: UInt64 = GenerationOptions.defaultSeed, maximumToolRounds: Int = 8,
+                defaultOptions: GenerationOptions = GenerationOptions()) {
         self.model = model
         self.tools = tools
+        self.profile = nil
         self.defaultSeed = defaultSeed
         self.maximumToolRounds = maximumToolRounds
-        self.state = Locked(State(transcript: transcript, nextID: transcript.count + 1))
+        self.defaultOptions = defaultOptions
+        self.state = Locked(State(transcript: transcript, nextID: transcript.nextSequentialID))
     }
 
-    public var transcript: Transcript { state.withLock { $0.transcript } }
+    /// 27's `init(profile:history:)` (and `init(model:dynamicInstructions:history:)`,
+    /// a profile without modifiers). `history` excludes the instructions entry: the
+    /// profile's dynamic instructions supply it before every request. `model` is used
+    /// while the active profile has no `.model(_:)`.
+    public init(model: any LanguageModel, profile: @escaping @Sendable () async throws -> ProfileConfiguration,
+                history: [Transcript.Entry] = [], defaultSeed: UInt64 = GenerationOptions.defaultSeed,
+                maximumToolRounds: Int = 8, defaultOptions: GenerationOptions = GenerationOptions()) {
+        self.model = model
+        self.tools = []
+        self.profile = profile
+        self.defaultSeed = defaultSeed
+        self.maximumToolRounds = maximumToolRounds
+        self.defaultOptions = defaultOptions
+        let transcript = Transcript(entries: history)
+        self.state = Locked(State(transcript: transcript, nextID: transcript.nextSequentialID))
+    }
+
+    /// 27: settable. Set it only while `isResponding` is false: setting it during a
+    /// request leaves it unchanged and fails that request with
+    /// `transcriptMutationWhileResponding`.
+    public var transcript: Transcript {
+        get { state.withLock { $0.transcript } }
+        set {
+            state.withLock { state in
+                if state.isResponding {
+                    state.mutatedWhileResponding = true
+                } else {
+                    state.transcript = newValue
+                    state.nextID = max(state.nextID, newValue.nextSequentialID)
+                }
+            }
+        }
+    }
+
+    /// 27: the session's policy when a request fails (nil: revert).
+    public var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy? {
+        get { state.withLock { $0.transcriptErrorHandlingPolicy } }
+        set { state.withLock { $0.transcriptErrorHandlingPolicy = newValue } }
+    }
+
+    /// The display name of the profile that answered last (profile sessions).
+    public var activeProfileName: String? { state.withLock { $0.activeProfileName } }
+
+    /// 27's `@SessionProperty(\.history)`: the entries after the leading
+    /// instructions entry; during a request, the request's entries so far.
+    /// Writing it inside a lifecycle callback edits the running request's
+    /// transcript (legitimate, unlike setting `transcript`).
+    public var history: [Transcript.Entry] {
+        get { state.withLock { ($0.working ?? $0.transcript).history } }
+        set {
+            state.withLock { state in
+                if var working = state.working {
+                    working.history = newValue
+                    state.working = working
+                } else {
+                    state.transcript.history = newValue
+                }
+            }
+        }
+    }
+
+    /// A custom session property (`@SessionPropertyEntry var name`), nil when never set.
+    public func propertyValue(_ key: String) -> (any Sendable)? { state.withLock { $0.properties[key] } }
+    public func setPropertyValue(_ key: String, _ value: any Sendable) { state.withLock { $0.properties[key] = value } }
+
     public var isResponding: Bool { state.withLock { $0.isResponding } }
     /// Token usage of every successful response of this session, summed (27's `session.usage`).
     public var usage: Usage { state.withLock { $0.usage } }
@@ -84,8 +171,10 @@ public final class LanguageModelSession: Sendable {
 
     /// Guided by `schema`; a nil schema means free text (the content is then a string).
     public func respond(to prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
-                        options: GenerationOptions = GenerationOptions()) async throws -> Response<GeneratedContent> {
-        let raw = try await run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options) { _ in }
+                        options: GenerationOptions = GenerationOptions(),
+                        reasoningLevel: ReasoningLevel? = nil) async throws -> Response<GeneratedContent> {
+        let raw = try await run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options,
+                                reasoningLevel: reasoningLevel) { _ in }
         return Response(raw: raw, content: raw.content)
     }
 
@@ -105,8 +194,10 @@ public final class LanguageModelSession: Sendable {
 
     /// Guided by `schema`; a nil schema streams free text as string content.
     public func streamResponse(to prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
-                               options: GenerationOptions = GenerationOptions()) -> ResponseStream<GeneratedContent> {
-        ResponseStream(session: self, prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+                               options: GenerationOptions = GenerationOptions(),
+                               reasoningLevel: ReasoningLevel? = nil) -> ResponseStream<GeneratedContent> {
+        ResponseStream(session: self, prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options,
+                       reasoningLevel: reasoningLevel)
     }
 
     public func streamResponse<Content: Generable>(to prompt: Prompt, generating type: Content.Type = Content.self,
@@ -134,6 +225,7 @@ public final class LanguageModelSession: Sendable {
         var content: GeneratedContent
         var entries: ArraySlice<Transcript.Entry>
         var statistics: GenerationStatistics
+        var events: [LifecycleEvent] = []
     }
 
     /// What a stream sees while the request runs: the text so far and, under
@@ -158,7 +250,75 @@ public final class LanguageModelSession: Sendable {
         }
     }
 
+    /// What one inference runs with: the plain session's set-up, or the
+    /// active profile resolved for this inference.
+    struct Inference {
+        var model: any LanguageModel
+        var tools: [any Tool]
+        var resolved: ResolvedProfile?
+    }
+
+    /// Evaluates the dynamic profile, fires `onDeactivate`/`onActivate` when the
+    /// active profile changed, and writes its instructions as the leading entry.
+    private func prepareInference(_ working: inout Transcript, newID: () -> String,
+                                  events: inout [LifecycleEvent]) async throws -> Inference {
+        guard let profile else { return Inference(model: model, tools: tools, resolved: nil) }
+        let resolved = ResolvedProfile(try await profile())
+        let owners = resolved.owners
+        let (previousOwners, deactivations, previousName) = state.withLock { state in
+            defer {
+                state.activeOwners = owners
+                state.deactivations = resolved.onDeactivate
+                state.activeProfileName = resolved.configuration.displayName
+            }
+            return (state.activeOwners, state.deactivations, state.activeProfileName)
+        }
+        if previousName != resolved.configuration.displayName {
+            events.append(LifecycleEvent(kind: .profile, detail: resolved.configuration.displayName))
+        }
+        for (owner, action) in deactivations where !owners.contains(owner) {
+            events.append(LifecycleEvent(kind: .onDeactivate, detail: owner))
+            await action()
+        }
+        for (owner, action) in resolved.onActivate where !previousOwners.contains(owner) {
+            events.append(LifecycleEvent(kind: .onActivate, detail: owner))
+            await action()
+        }
+        let model = resolved.model ?? self.model
+        var segments: [Transcript.Segment] = []
+        if let system = model as? SystemLanguageModel, let builtIn = system.builtInInstructions {
+            segments.append(.text(.init(content: builtIn)))
+        }
+        segments += resolved.configuration.instructions
+        let tools = resolved.configuration.tools
+        let definitions = tools.filter(\.includesSchemaInInstructions).map(\.definition)
+        if case .instructions(let existing)? = working.entries.first {
+            working.entries[0] = .instructions(.init(id: existing.id, segments: Self.identified(segments, existing.id),
+                                                     toolDefinitions: definitions))
+        } else if !segments.isEmpty || !definitions.isEmpty {
+            let id = newID()
+            working.entries.insert(.instructions(.init(id: id, segments: Self.identified(segments, id), toolDefinitions: definitions)), at: 0)
+        }
+        return Inference(model: model, tools: tools, resolved: resolved)
+    }
+
+    /// Runs lifecycle callbacks with the request's transcript visible to
+    /// `history`, then takes back what they wrote; a `transcript` set during
+    /// them fails the request.
+    private func runCallbacks(_ working: inout Transcript, _ body: () async throws -> Void) async throws {
+        let current = working
+        state.withLock { $0.working = current }
+        try await body()
+        working = state.withLock { $0.working ?? current }
+        try checkMutation()
+    }
+
+    private func checkMutation() throws {
+        if state.withLock({ $0.mutatedWhileResponding }) { throw SessionUsageError.transcriptMutationWhileResponding }
+    }
+
     func run(prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool, options: GenerationOptions,
+             reasoningLevel: ReasoningLevel? = nil,
              onProgress: @Sendable (Progress) -> Void) async throws -> RawResponse {
         // Claim the session and record the prompt on a working copy.
         let start = ContinuousClock.now
@@ -168,18 +328,51 @@ public final class LanguageModelSession: Sendable {
                     "The session is already responding to a request; wait for it to finish before asking again."))
             }
             state.isResponding = true
+            state.mutatedWhileResponding = false
+            state.working = state.transcript
             return (state.transcript, state.nextID)
         }
-        defer { state.withLock { $0.isResponding = false } }
+        defer { state.withLock { $0.isResponding = false; $0.working = nil } }
         func newID() -> String { defer { nextID += 1 }; return String(nextID) }
 
+        var events: [LifecycleEvent] = []
+        var policy: TranscriptErrorHandlingPolicy? = state.withLock { $0.transcriptErrorHandlingPolicy }
+        // The answer text of the inference that failed, kept by .preserveTranscript.
+        var partialText = ""
+        do {
+            return try await respond(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
+                                     callSiteOptions: options, reasoningLevel: reasoningLevel, start: start,
+                                     working: &working, newID: newID, events: &events, policy: &policy,
+                                     partialText: &partialText, onProgress: onProgress)
+        } catch {
+            if policy?.kind == .preserveTranscript {
+                if !partialText.isEmpty {
+                    let id = newID()
+                    working.entries.append(.response(.init(id: id, segments: [.text(.init(id: "\(id).1", content: partialText))])))
+                }
+                let kept = working
+                let committedID = nextID
+                state.withLock { state in
+                    state.transcript = kept
+                    state.nextID = committedID
+                }
+            }
+            if error is CancellationError || Task.isCancelled { throw CancellationError() }
+            throw error
+        }
+    }
+
+    private func respond(prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool, callSiteOptions: GenerationOptions,
+                         reasoningLevel callSiteReasoning: ReasoningLevel?, start: ContinuousClock.Instant,
+                         working: inout Transcript, newID: () -> String, events: inout [LifecycleEvent],
+                         policy: inout TranscriptErrorHandlingPolicy?, partialText: inout String,
+                         onProgress: @Sendable (Progress) -> Void) async throws -> RawResponse {
         let firstNew = working.count
         let format = schema.map { Transcript.ResponseFormat(name: $0.typeName, schema: $0) }
         let promptID = newID()
-        working.entries.append(.prompt(.init(id: promptID, segments: Self.identified(prompt.segments, promptID),
-                                             options: options, responseFormat: format)))
-        let definitions = tools.map(\.definition)
-        let mode = options.toolCallingMode?.kind ?? .allowed
+        let promptEntry = Transcript.Prompt(id: promptID, segments: Self.identified(prompt.segments, promptID),
+                                            options: callSiteOptions, responseFormat: format)
+        working.entries.append(.prompt(promptEntry))
         var usage = Usage()
         // Seconds from the request to the first token of text, as the caller sees it.
         var timeToFirstToken: Double?
@@ -188,18 +381,48 @@ public final class LanguageModelSession: Sendable {
 
         while true {
             try Task.checkCancellation()
-            let request = GenerationRequest(transcript: working, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
-                                            tools: definitions, options: options, seed: defaultSeed)
+            let inference = try await prepareInference(&working, newID: newID, events: &events)
+            let resolved = inference.resolved
+            if let profilePolicy = resolved?.transcriptErrorHandlingPolicy { policy = profilePolicy }
+            if rounds == 0, let resolved, !resolved.onPrompt.isEmpty {
+                events.append(LifecycleEvent(kind: .onPrompt, detail: ""))
+                try await runCallbacks(&working) { for action in resolved.onPrompt { try await action(promptEntry) } }
+            }
+            var options = resolved?.effectiveOptions(callSite: callSiteOptions) ?? callSiteOptions
+            if options.temperature == nil { options.temperature = defaultOptions.temperature }
+            if options.maximumResponseTokens == nil { options.maximumResponseTokens = defaultOptions.maximumResponseTokens }
+            if options.samplingMode == nil { options.samplingMode = defaultOptions.samplingMode }
+            let reasoningLevel = callSiteReasoning ?? resolved?.reasoningLevel
+            if reasoningLevel != nil, !inference.model.supportsReasoning {
+                throw LanguageModelError.unsupportedCapability(capability: "reasoning", modelName: inference.model.name)
+            }
+            let tools = inference.tools
+            let mode = options.toolCallingMode?.kind ?? .allowed
+            if mode == .required, tools.isEmpty {
+                throw GenerationError.decodingFailure(.init(debugDescription:
+                    "toolCallingMode is .required but no tools are attached; attach a tool or use .allowed"))
+            }
+            // What the model sees: the profile's history transforms, outermost first.
+            var view = working
+            if let resolved {
+                for transform in resolved.historyTransforms { view.entries = try await transform(view.entries) }
+            }
+            let request = GenerationRequest(transcript: view, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
+                                            tools: mode == .disallowed ? [] : tools.map(\.definition), options: options,
+                                            seed: defaultSeed, reasoningLevel: reasoningLevel)
             var text = ""
+            var reasoning = ""
             var tokens = 0
             var calls: [Transcript.ToolCall] = []
             var lastContent: GeneratedContent?
             let isFirstTurn = rounds == 0
-            for try await event in model.generate(request) {
+            partialText = ""
+            for try await event in inference.model.generate(request) {
                 switch event {
                 case .text(let piece, let count):
                     if timeToFirstToken == nil { timeToFirstToken = (ContinuousClock.now - start).seconds }
                     text += piece
+                    partialText = text
                     tokens += count
                     if schema != nil {
                         // Snapshot only when the parsed value changed.
@@ -210,6 +433,8 @@ public final class LanguageModelSession: Sendable {
                     } else {
                         onProgress(Progress(text: text, content: GeneratedContent(kind: .string(text), isComplete: false), tokens: tokens))
                     }
+                case .reasoning(let piece, _):
+                    reasoning += piece
                 case .toolCalls(let requested):
                     calls += requested
                 case .finished(let statistics):
@@ -218,9 +443,21 @@ public final class LanguageModelSession: Sendable {
                 }
             }
             try Task.checkCancellation()
+            partialText = ""
+            try checkMutation()
+
+            if !reasoning.isEmpty {
+                let id = newID()
+                let entry = Transcript.Reasoning(id: id, segments: [.text(.init(id: "\(id).1", content: reasoning))])
+                working.entries.append(.reasoning(entry))
+                if let resolved, !resolved.onReasoning.isEmpty {
+                    events.append(LifecycleEvent(kind: .onReasoning, detail: ""))
+                    try await runCallbacks(&working) { for action in resolved.onReasoning { try await action(entry) } }
+                }
+            }
 
             if calls.isEmpty {
-                if mode == .required, !tools.isEmpty {
+                if mode == .required {
                     throw GenerationError.decodingFailure(.init(debugDescription:
                         "toolCallingMode is .required but the model answered without calling a tool"))
                 }
@@ -229,7 +466,12 @@ public final class LanguageModelSession: Sendable {
                 let segment: Transcript.Segment = schema == nil
                     ? .text(.init(id: "\(responseID).1", content: text))
                     : .structure(.init(id: "\(responseID).1", source: schema!.typeName, content: content))
-                working.entries.append(.response(.init(id: responseID, segments: [segment])))
+                let response = Transcript.Response(id: responseID, segments: [segment])
+                working.entries.append(.response(response))
+                if let resolved, !resolved.onResponse.isEmpty {
+                    events.append(LifecycleEvent(kind: .onResponse, detail: ""))
+                    try await runCallbacks(&working) { for action in resolved.onResponse { try await action(response) } }
+                }
                 break
             }
 
@@ -242,7 +484,7 @@ public final class LanguageModelSession: Sendable {
             guard rounds <= maximumToolRounds else {
                 throw GenerationError.decodingFailure(.init(debugDescription:
                     "the model kept calling tools for \(maximumToolRounds) rounds without answering"
-                    + (mode == .required ? " (toolCallingMode .required makes every turn call a tool)" : "")))
+                    + (mode == .required ? " (toolCallingMode .required keeps calling tools until a tool throws or a dynamic profile changes the mode, e.g. .toolCallingMode(done ? .disallowed : .required) with .onToolCall { done = true })" : "")))
             }
             let callsID = newID()
             let numbered = calls.enumerated().map { index, call in
@@ -256,41 +498,64 @@ public final class LanguageModelSession: Sendable {
                     throw GenerationError.decodingFailure(.init(debugDescription:
                         "the model called '\(call.toolName)', which is not one of the session's tools \(tools.map(\.name))"))
                 }
+                events.append(LifecycleEvent(kind: .toolCall, detail: "\(call.toolName)(\(call.arguments.jsonString))"))
+                if let resolved, !resolved.onToolCall.isEmpty {
+                    events.append(LifecycleEvent(kind: .onToolCall, detail: call.toolName))
+                    try await runCallbacks(&working) { for action in resolved.onToolCall { try await action(call) } }
+                }
                 let output: GeneratedContent
                 do {
+                    let current = working
+                    state.withLock { $0.working = current }
                     output = try await tool.call(arguments: call.arguments)
-                } catch is CancellationError {
-                    throw CancellationError()
+                    try checkMutation()
+                } catch let error as SessionUsageError {
+                    throw error
                 } catch {
+                    if Task.isCancelled { throw CancellationError() }
+                    // A tool that throws ends the request (also CancellationError: the
+                    // final-answer pattern of the .required loop).
                     throw ToolCallError(toolName: tool.name, underlyingError: error)
                 }
                 let segment: Transcript.Segment = output.stringValue.map { .text(.init(id: "\(call.id).1", content: $0)) }
                     ?? .structure(.init(id: "\(call.id).1", source: tool.name, content: output))
-                working.entries.append(.toolOutput(.init(id: call.id, toolName: tool.name, segments: [segment])))
+                let toolOutput = Transcript.ToolOutput(id: call.id, toolName: tool.name, segments: [segment])
+                working.entries.append(.toolOutput(toolOutput))
+                events.append(LifecycleEvent(kind: .toolOutput, detail: "\(tool.name): \(Transcript.Segment.text(of: [segment]).prefix(80))"))
+                if let resolved, !resolved.onToolOutput.isEmpty {
+                    events.append(LifecycleEvent(kind: .onToolOutput, detail: call.toolName))
+                    try await runCallbacks(&working) { for action in resolved.onToolOutput { try await action(call, toolOutput) } }
+                }
             }
         }
 
-        guard case .response(let response) = working.entries.last else { preconditionFailure("the loop ends with a response") }
+        guard let response = working.entries.last(where: { if case .response = $0 { true } else { false } }),
+              case .response(let final) = response else { preconditionFailure("the loop ends with a response") }
         let content: GeneratedContent
-        switch response.segments.first {
+        switch final.segments.first {
         case .structure(let s): content = s.content
         case .text(let s): content = GeneratedContent(s.content)
         case nil: content = GeneratedContent("")
         }
-        let final = working
-        let committedID = nextID
+        let committed = working
+        let committedID = nextIDAfter(committed)
         let responseUsage = usage
         state.withLock { state in
-            state.transcript = final
-            state.nextID = committedID
+            state.transcript = committed
+            state.nextID = max(committedID, state.nextID)
             state.usage = Usage(promptTokens: state.usage.promptTokens + responseUsage.promptTokens,
                                 cachedTokens: state.usage.cachedTokens + responseUsage.cachedTokens,
-                                responseTokens: state.usage.responseTokens + responseUsage.responseTokens)
+                                responseTokens: state.usage.responseTokens + responseUsage.responseTokens,
+                                reasoningTokens: state.usage.reasoningTokens + responseUsage.reasoningTokens)
         }
-        return RawResponse(content: content, entries: final.entries[firstNew...],
+        let added = committed.entries.count >= firstNew ? committed.entries[firstNew...] : committed.entries[...]
+        return RawResponse(content: content, entries: added,
                            statistics: GenerationStatistics(usage: usage, timeToFirstToken: timeToFirstToken ?? 0,
-                                                            tokensPerSecond: tokensPerSecond))
+                                                            tokensPerSecond: tokensPerSecond),
+                           events: events)
     }
+
+    private func nextIDAfter(_ transcript: Transcript) -> Int { transcript.nextSequentialID }
 
     /// Parses the final text: free text as a string, guided output as content
     /// that must be complete and conform to the schema.
@@ -331,8 +596,12 @@ public struct Response<Content: Generable>: Sendable {
     public let usage: Usage
     /// Timings of the request (fmplay addition).
     public let statistics: GenerationStatistics
+    /// What happened while answering, in order: the active profile, lifecycle
+    /// callbacks, tool calls and outputs (fmplay addition, shown in editors).
+    public let lifecycle: [LifecycleEvent]
 
     init(raw: LanguageModelSession.RawResponse, content: Content) {
+        self.lifecycle = raw.events
         self.content = content
         self.rawContent = raw.content
         self.transcriptEntries = raw.entries
@@ -353,4 +622,16 @@ public struct Response<Content: Generable>: Sendable {
         }
         return calls.map { ($0, outputs[$0.id] ?? "") }
     }
+}
+
+/// One step of a request, for editors: which profile answered, which lifecycle
+/// callbacks ran and which tools were called, in order.
+public struct LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        case profile, onActivate, onDeactivate, onPrompt, onReasoning, onToolCall, onToolOutput, onResponse, toolCall, toolOutput
+    }
+    public var kind: Kind
+    public var detail: String
+    public init(kind: Kind, detail: String) { self.kind = kind; self.detail = detail }
+    public var description: String { detail.isEmpty ? kind.rawValue : "\(kind.rawValue) \(detail)" }
 }

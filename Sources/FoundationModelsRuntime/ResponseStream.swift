@@ -15,9 +15,9 @@ public struct ResponseStream<Content: Generable>: AsyncSequence, Sendable {
     private let run: StreamRun<Content>
 
     init(session: LanguageModelSession, prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool,
-         options: GenerationOptions) {
+         options: GenerationOptions, reasoningLevel: ReasoningLevel? = nil) {
         run = StreamRun(session: session, prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
-                        options: options)
+                        options: options, reasoningLevel: reasoningLevel)
     }
 
     public func makeAsyncIterator() -> AsyncThrowingStream<Snapshot, any Error>.AsyncIterator {
@@ -44,9 +44,11 @@ final class StreamRun<Content: Generable>: Sendable {
     private let schema: GenerationSchema?
     private let includeSchemaInPrompt: Bool
     private let options: GenerationOptions
+    private let reasoningLevel: ReasoningLevel?
 
     init(session: LanguageModelSession, prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool,
-         options: GenerationOptions) {
+         options: GenerationOptions, reasoningLevel: ReasoningLevel?) {
+        self.reasoningLevel = reasoningLevel
         self.session = session
         self.prompt = prompt
         self.schema = schema
@@ -71,7 +73,7 @@ final class StreamRun<Content: Generable>: Sendable {
         let task = Task { [self] in
             do {
                 let raw = try await session.run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
-                                                options: options) { progress in
+                                                options: options, reasoningLevel: reasoningLevel) { progress in
                     guard let partial = try? Content.partiallyGenerated(from: progress.content) else { return }
                     continuation.yield(.init(content: partial, rawContent: progress.content, tokenCount: progress.tokens))
                 }

@@ -30,11 +30,16 @@ public struct ScriptedLanguageModel: LanguageModel {
     public let supportedLanguages: [String]?
     /// A pause before each streamed token, to simulate generation speed.
     public let tokenDelay: Duration
+    /// Whether it emulates a thinking mode: with a reasoning level requested it
+    /// first streams `.reasoning` (one token per word) naming the level and prompt.
+    public let supportsReasoning: Bool
     private let script: Locked<[Reply]>?
     private let requests = Locked<[GenerationRequest]>([])
 
     public init(name: String = "scripted", contextSize: Int = 4096, availability: SystemLanguageModel.Availability = .available,
-                tokenDelay: Duration = .zero, script: [Reply]? = nil, supportedLanguages: [String]? = nil) {
+                tokenDelay: Duration = .zero, script: [Reply]? = nil, supportedLanguages: [String]? = nil,
+                supportsReasoning: Bool = false) {
+        self.supportsReasoning = supportsReasoning
         self.name = name
         self.supportedLanguages = supportedLanguages
         self.tokenDelay = tokenDelay
@@ -66,12 +71,21 @@ public struct ScriptedLanguageModel: LanguageModel {
                 let cached = previous.map { Self.tokens(of: Self.commonPrefix(Self.render($0.transcript), promptText)).count } ?? 0
                 let reply = try scripted ?? Self.reply(to: request)
                 var responseTokens = 0
+                var reasoningTokens = 0
+                if supportsReasoning, let level = request.reasoningLevel {
+                    let thought = "Reasoning (\(level)) about \"\(Self.lastPromptWords(request.transcript).prefix(8).joined(separator: " "))\"."
+                    for piece in Self.pieces(of: thought) {
+                        continuation.yield(.reasoning(piece, tokenCount: 1))
+                        reasoningTokens += 1
+                    }
+                    responseTokens += reasoningTokens
+                }
                 switch reply {
                 case .error(let error):
                     throw error
                 case .toolCall(let name, let arguments):
                     continuation.yield(.toolCalls([Transcript.ToolCall(toolName: name, arguments: arguments)]))
-                    responseTokens = Self.tokens(of: arguments.jsonString).count
+                    responseTokens += Self.tokens(of: arguments.jsonString).count
                 case .text(let text):
                     var pieces = Self.pieces(of: text)
                     if let limit = request.options.maximumResponseTokens, pieces.count > limit {
@@ -86,7 +100,8 @@ public struct ScriptedLanguageModel: LanguageModel {
                     }
                 }
                 continuation.yield(.finished(GenerationStatistics(
-                    usage: Usage(promptTokens: promptTokens, cachedTokens: min(cached, promptTokens), responseTokens: responseTokens),
+                    usage: Usage(promptTokens: promptTokens, cachedTokens: min(cached, promptTokens), responseTokens: responseTokens,
+                                 reasoningTokens: reasoningTokens),
                     timeToFirstToken: 0, tokensPerSecond: 0)))
                 continuation.finish()
             } catch {

@@ -51,6 +51,7 @@ public struct SystemLanguageModel: LanguageModel {
     public var availability: Availability { base?.availability ?? .unavailable(.modelNotReady) }
     /// The backend's languages (from its metadata), nil when it does not say.
     public var supportedLanguages: [String]? { base?.supportedLanguages ?? nil }
+    public var supportsReasoning: Bool { base?.supportsReasoning ?? false }
 
     /// Whether the model supports the language of `languageCode` (e.g. "en"
     /// from the locale "en_US"). A model that does not list its languages

@@ -17,6 +17,8 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection, CustomStri
         case toolCalls(ToolCalls)
         case toolOutput(ToolOutput)
         case response(Response)
+        /// 27: the model's reasoning before an answer (only models that reason).
+        case reasoning(Reasoning)
 
         public var id: String {
             switch self {
@@ -25,6 +27,7 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection, CustomStri
             case .toolCalls(let e): e.id
             case .toolOutput(let e): e.id
             case .response(let e): e.id
+            case .reasoning(let e): e.id
             }
         }
 
@@ -36,6 +39,7 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection, CustomStri
             case .toolCalls: "toolCalls"
             case .toolOutput: "toolOutput"
             case .response: "response"
+            case .reasoning: "reasoning"
             }
         }
 
@@ -55,6 +59,8 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection, CustomStri
                 return "(Tool output) \(e.toolName): " + Segment.text(of: e.segments)
             case .response(let e):
                 return "(Response) " + Segment.text(of: e.segments)
+            case .reasoning(let e):
+                return "(Reasoning) " + Segment.text(of: e.segments)
             }
         }
     }
@@ -171,6 +177,30 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection, CustomStri
         public init(id: String = "", assetIDs: [String] = [], segments: [Segment]) {
             self.id = id; self.assetIDs = assetIDs; self.segments = segments
         }
+    }
+
+    /// `Transcript.Reasoning` (27): reasoning text the model produced before answering.
+    public struct Reasoning: Sendable, Hashable {
+        public var id: String
+        public var segments: [Segment]
+        public init(id: String = "", segments: [Segment]) { self.id = id; self.segments = segments }
+    }
+
+    /// 27's `transcript.history`: the entries after a leading instructions
+    /// entry (later instructions entries stay).
+    public var history: [Entry] {
+        get {
+            if case .instructions? = entries.first { return Array(entries.dropFirst()) }
+            return entries
+        }
+        set {
+            if case .instructions(let first)? = entries.first { entries = [.instructions(first)] + newValue } else { entries = newValue }
+        }
+    }
+
+    /// The next free sequential id after the numeric ids in use.
+    var nextSequentialID: Int {
+        (entries.compactMap { Int($0.id) }.max() ?? 0) + 1
     }
 
     /// One entry per line block, as `print(session.transcript)` shows it.

@@ -40,6 +40,11 @@ extension Interpreter {
 
     /// `name(...)`: initializers of table types and global functions (`Builtins`), then the file's types.
     func callFunction(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value {
+        switch name {
+        case "Profile": return try await makeProfile(e)
+        case "ForEach": return try await makeForEach(e)
+        default: break
+        }
         if let value = try await surfaceInitializer(name, e) { return value }
         guard let type = context.file.resolveType(name, in: nil) else { throw error("cannot find '\(name)' in scope", e) }
         return try await construct(type, e)
@@ -116,8 +121,11 @@ extension Interpreter {
 
     /// A struct's memberwise initializer (plain data, Generable types and tools).
     func construct(_ type: TypeDeclaration, _ e: FunctionCallExprSyntax) async throws -> Value {
-        guard type.kind == .struct else { throw error("'\(type.name)' cannot be constructed in prompt files", e) }
+        guard type.kind == .struct || type.kind == .class else { throw error("'\(type.name)' cannot be constructed in prompt files", e) }
         let args = try await arguments(e.arguments)
+        if type.kind == .class, !args.items.isEmpty {
+            throw error("class \(type.name) has no memberwise initializer; give its stored properties default values and write \(type.name)()", e)
+        }
         // `Type(content)`: a Generable type from GeneratedContent (ConvertibleFromGeneratedContent).
         if args.items.count == 1, args.items[0].label == nil, case .content(let content) = args.items[0].value {
             guard let schema = context.schema(forType: type.qualifiedName) else {
@@ -135,6 +143,10 @@ extension Interpreter {
             .sorted { $0.range.start.offset < $1.range.start.offset }
         var used = Set<String>()
         for property in stored {
+            if let key = context.sessionPropertyKey(property.name, of: type.qualifiedName) {
+                fields.append((property.name, .sessionProperty(key)))
+                continue
+            }
             if let given = args.items.first(where: { $0.label == property.name }) {
                 fields.append((property.name, given.value.converted(to: property.type)))
                 used.insert(property.name)
@@ -151,6 +163,7 @@ extension Interpreter {
         for item in args.items where item.label == nil || !used.contains(item.label!) {
             throw error("\(type.name) has no stored property '\(item.label ?? "_")'", item.syntax)
         }
+        if type.kind == .class { return .object(ObjectBox(type: type.qualifiedName, fields: fields)) }
         let value = Value.structure(type: type.qualifiedName, fields: fields)
         if fields.contains(where: { $0.value.isContainer }) { try budget.value(value, e) }
         return value
@@ -188,8 +201,12 @@ extension Interpreter {
     // MARK: Methods
 
     func method(_ name: String, of base: Value, baseExpr: ExprSyntax, _ e: FunctionCallExprSyntax) async throws -> Value {
+        if isProfileValue(base), let result = try await profileMethod(name, of: base, e) { return result }
         switch base {
         case .type(let typeName):
+            if name == "ForEach", ["DynamicInstructions", "LanguageModelSession.DynamicInstructions"].contains(typeName) {
+                return try await makeForEach(e)
+            }
             if let type = context.file.resolveType(typeName, in: nil) {
                 if type.kind == .enum {
                     let args = try await arguments(e.arguments)

@@ -70,6 +70,13 @@ final class EvaluationContext: @unchecked Sendable {
     private(set) var toolBodies: [String: ToolBody] = [:]
     /// Computed property getters by `Type.property`.
     private(set) var computedProperties: [String: CodeBlockItemListSyntax] = [:]
+    /// Methods by `Type.name` (a `DynamicProfileModifier`'s `body(content:)`), and
+    /// methods of `extension LanguageModelSession.DynamicProfile` by `DynamicProfile.name`.
+    private(set) var methods: [String: FunctionDeclSyntax] = [:]
+    /// `@SessionProperty(\.key) var name` in types: the key by `Type.name`.
+    private(set) var sessionPropertyKeys: [String: String] = [:]
+    /// `extension SessionPropertyValues { @SessionPropertyEntry var name: T = default }`: the default (nil: none written).
+    private(set) var sessionPropertyDefaults: [String: ExprSyntax?] = [:]
 
     init(file: PromptFile, configuration: EvaluationConfiguration) {
         self.file = file
@@ -79,6 +86,22 @@ final class EvaluationContext: @unchecked Sendable {
     }
 
     private func index(_ node: Syntax, scope: String?) {
+        if let decl = node.as(VariableDeclSyntax.self), let scope {
+            for attribute in decl.attributes {
+                guard case .attribute(let attr) = attribute else { continue }
+                let attributeName = attr.attributeName.trimmedDescription
+                for binding in decl.bindings {
+                    guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                    if attributeName == "SessionProperty" || attributeName.hasSuffix(".SessionProperty"),
+                       case .argumentList(let arguments)? = attr.arguments, let keyPath = arguments.first?.expression.as(KeyPathExprSyntax.self) {
+                        sessionPropertyKeys[scope + "." + name] = keyPath.components.trimmedDescription.trimmingPrefix(".").description
+                    }
+                    if attributeName == "SessionPropertyEntry", scope == Self.sessionPropertyValuesScope {
+                        sessionPropertyDefaults[name] = .some(binding.initializer?.value)
+                    }
+                }
+            }
+        }
         if let decl = node.as(VariableDeclSyntax.self) {
             if scope == nil, decl.parent?.parent?.parent?.is(SourceFileSyntax.self) == true { topLevelVariables.append(decl) }
             for binding in decl.bindings {
@@ -99,6 +122,16 @@ final class EvaluationContext: @unchecked Sendable {
         var innerScope = scope
         if let decl = node.as(StructDeclSyntax.self) { innerScope = scope.map { $0 + "." } ?? "" ; innerScope! += decl.name.text }
         if let decl = node.as(EnumDeclSyntax.self) { innerScope = (scope.map { $0 + "." } ?? "") + decl.name.text }
+        if let decl = node.as(ClassDeclSyntax.self) { innerScope = (scope.map { $0 + "." } ?? "") + decl.name.text }
+        if let decl = node.as(ExtensionDeclSyntax.self) {
+            let extended = decl.extendedType.trimmedDescription
+            if extended == "SessionPropertyValues" { innerScope = Self.sessionPropertyValuesScope }
+            if ["LanguageModelSession.DynamicProfile", "DynamicProfile"].contains(extended) { innerScope = Self.dynamicProfileScope }
+            if scope == nil, innerScope == nil { innerScope = extended }
+        }
+        if let function = node.as(FunctionDeclSyntax.self), let scope, function.name.text != "call" {
+            methods[scope + "." + function.name.text] = function
+        }
         if let function = node.as(FunctionDeclSyntax.self), function.name.text == "call", let scope, let body = function.body {
             let parameter = function.signature.parameterClause.parameters.first
             let name = (parameter?.secondName ?? parameter?.firstName)?.text ?? "arguments"
@@ -110,7 +143,21 @@ final class EvaluationContext: @unchecked Sendable {
         for child in node.children(viewMode: .sourceAccurate) { index(child, scope: innerScope) }
     }
 
+    static let sessionPropertyValuesScope = "SessionPropertyValues"
+    static let dynamicProfileScope = "DynamicProfile"
+
     func body(of block: PlaygroundBlock) -> CodeBlockItemListSyntax? { bodies[block.body.position.utf8Offset] }
+
+    func method(_ name: String, of typeName: String) -> FunctionDeclSyntax? { methods[typeName + "." + name] }
+
+    func sessionPropertyKey(_ property: String, of typeName: String) -> String? { sessionPropertyKeys[typeName + "." + property] }
+
+    /// Whether the file imports Apple's `FoundationModelsUtilities` package.
+    var importsUtilities: Bool {
+        file.syntax.statements.contains { item in
+            item.item.as(ImportDeclSyntax.self)?.path.trimmedDescription == "FoundationModelsUtilities"
+        }
+    }
 
     func initializer(of property: PropertyDeclaration) -> ExprSyntax? { initializers[property.nameRange.start.offset] }
 

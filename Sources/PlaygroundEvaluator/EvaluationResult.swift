@@ -26,6 +26,9 @@ public struct EvaluationResult: Sendable, Hashable {
     public var toolCalls: [ToolCallRecord]
     /// The session's transcript after a `respond` (readable form).
     public var transcript: String?
+    /// 27 profile sessions: what happened while answering, in order (active
+    /// profile, lifecycle callbacks, tool calls and outputs), e.g. "profile CraftProfile: Brainstorm".
+    public var lifecycle: [String] = []
 
     public init(kind: Kind, line: Int, column: Int, endLine: Int, endColumn: Int, iteration: Int = 0, typeName: String? = nil,
                 content: JSONValue, text: String, usage: Usage? = nil, timeToFirstToken: Double? = nil, tokensPerSecond: Double? = nil,
@@ -106,8 +109,10 @@ extension EvaluationResult {
             "type": typeName.map(JSONValue.string) ?? .null, "content": content, "text": .string(text),
         ]
         if let usage {
-            object["usage"] = ["promptTokens": .int(usage.promptTokens), "cachedTokens": .int(usage.cachedTokens),
-                               "responseTokens": .int(usage.responseTokens)]
+            var counts: JSONObject = ["promptTokens": .int(usage.promptTokens), "cachedTokens": .int(usage.cachedTokens),
+                                      "responseTokens": .int(usage.responseTokens)]
+            if usage.reasoningTokens > 0 { counts["reasoningTokens"] = .int(usage.reasoningTokens) }
+            object["usage"] = .object(counts)
         }
         if let timeToFirstToken { object["timeToFirstToken"] = .double(timeToFirstToken) }
         if let tokensPerSecond { object["tokensPerSecond"] = .double(tokensPerSecond) }
@@ -118,6 +123,7 @@ extension EvaluationResult {
             })
         }
         if let transcript { object["transcript"] = .string(transcript) }
+        if !lifecycle.isEmpty { object["lifecycle"] = .array(lifecycle.map(JSONValue.string)) }
         return .object(object)
     }
 
@@ -126,7 +132,7 @@ extension EvaluationResult {
               let column = json["column"]?.intValue, let text = json["text"]?.stringValue else { return nil }
         let usage = json["usage"].map {
             Usage(promptTokens: $0["promptTokens"]?.intValue ?? 0, cachedTokens: $0["cachedTokens"]?.intValue ?? 0,
-                  responseTokens: $0["responseTokens"]?.intValue ?? 0)
+                  responseTokens: $0["responseTokens"]?.intValue ?? 0, reasoningTokens: $0["reasoningTokens"]?.intValue ?? 0)
         }
         self.init(kind: kind, line: line, column: column, endLine: json["endLine"]?.intValue ?? line,
                   endColumn: json["endColumn"]?.intValue ?? column, iteration: json["iteration"]?.intValue ?? 0,
@@ -138,6 +144,7 @@ extension EvaluationResult {
                                      output: $0["output"]?.stringValue ?? "")
                   },
                   transcript: json["transcript"]?.stringValue)
+        self.lifecycle = (json["lifecycle"]?.arrayValue ?? []).compactMap(\.stringValue)
     }
 }
 

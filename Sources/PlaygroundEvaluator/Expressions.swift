@@ -70,8 +70,14 @@ extension Interpreter {
             case ("!", .bool(let b)): return .bool(!b)
             case ("-", .int(let i)): return .int(try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.negate(i) })
             case ("-", .double(let d)): return .double(-d)
+            case ("..<", .int(let upper)): return .range(lower: 0, upper: upper, closed: false)
             default: throw error("operator '\(e.operator.text)' cannot be applied to \(operand.description)", e)
             }
+        }
+        if let e = expr.as(PostfixOperatorExprSyntax.self), e.operator.text == "..." {
+            // A one-sided range `i...` (as a subscript: through the end).
+            guard case .int(let lower) = try await evaluate(e.expression) else { throw error("a range needs an integer bound", e) }
+            return .range(lower: lower, upper: Int.max, closed: false)
         }
         if let e = expr.as(TernaryExprSyntax.self) {
             return try await truth(e.condition) ? try await evaluate(e.thenExpression) : try await evaluate(e.elseExpression)
@@ -142,7 +148,10 @@ extension Interpreter {
 
     func reference(_ e: DeclReferenceExprSyntax) throws -> Value {
         let name = e.baseName.text
-        if let value = lookup(name) { return value }
+        if let value = lookup(name) {
+            if case .sessionProperty(let key) = value { return try readSessionProperty(key, e) }
+            return value
+        }
         if name == "self", let value = lookup("self") { return value }
         if context.file.resolveType(name, in: nil) != nil || Surface.table.type(named: name) != nil { return .type(name) }
         throw error("cannot find '\(name)' in scope", e)
@@ -154,6 +163,11 @@ extension Interpreter {
         guard let argument = e.arguments.first else { throw error("a subscript needs an index", e) }
         let index = try await evaluate(argument.expression)
         switch (base, index) {
+        case (.array(let a), .range(let lower, let upper, _)):
+            // `a[i...]` reaches here with an open upper bound.
+            let end = upper == Int.max ? a.count : upper
+            guard lower >= 0, lower <= end, end <= a.count else { throw error("range \(lower)..<\(end) is out of bounds (count \(a.count))", e) }
+            return .array(Array(a[lower..<end]))
         case (.array(let a), .int(let i)):
             return a[try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.index(i, count: a.count) }]
         case (.dictionary(let pairs), _):
@@ -229,6 +243,24 @@ extension Interpreter {
 
     func assign(to target: ExprSyntax, _ value: Value) async throws {
         if let ref = target.as(DeclReferenceExprSyntax.self) { return try assign(ref.baseName.text, value, at: ref) }
+        if let member = target.as(MemberAccessExprSyntax.self), let baseExpr = member.base {
+            let name = member.declName.baseName.text
+            switch try await evaluate(baseExpr) {
+            case .object(let box):
+                // A class instance changes in place: every holder sees the new value.
+                guard let index = box.fields.firstIndex(where: { $0.name == name }) else { throw error("\(box.type) has no property '\(name)'", member) }
+                box.fields[index].value = value
+                return
+            case .session(let session) where name == "transcript":
+                guard case .transcript(let transcript) = value else { throw error("session.transcript must be set to a Transcript", member) }
+                session.transcript = transcript
+                return
+            case .session(let session) where name == "transcriptErrorHandlingPolicy":
+                session.transcriptErrorHandlingPolicy = value.isNull ? nil : try errorPolicy(value, member)
+                return
+            default: break
+            }
+        }
         if target.is(DiscardAssignmentExprSyntax.self) { return }
         if let member = target.as(MemberAccessExprSyntax.self), let base = member.base?.as(DeclReferenceExprSyntax.self),
            case .structure(let type, var fields) = try reference(base) {

@@ -38,6 +38,9 @@ final class Interpreter: @unchecked Sendable {
     private var scopes: [[String: Value]] = [[:]]
     /// The statement being executed, for placing uncaught errors.
     var currentStatementRange: Range<Int> = 0..<0
+    /// The profile sessions whose profile or lifecycle callbacks are running
+    /// (innermost last): `@SessionProperty` reads and writes go to the last one.
+    var servingSessions: [LanguageModelSession] = []
 
     init(context: EvaluationContext, recorder: ResultRecorder) {
         self.context = context
@@ -58,6 +61,7 @@ final class Interpreter: @unchecked Sendable {
 
     func assign(_ name: String, _ value: Value, at node: some SyntaxProtocol) throws {
         for index in scopes.indices.reversed() where scopes[index][name] != nil {
+            if case .sessionProperty(let key)? = scopes[index][name] { return try writeSessionProperty(key, value, node) }
             scopes[index][name] = value
             return
         }
@@ -67,6 +71,21 @@ final class Interpreter: @unchecked Sendable {
     func withScope<T>(_ body: () async throws -> T) async rethrows -> T {
         scopes.append([:])
         defer { scopes.removeLast() }
+        return try await body()
+    }
+
+    /// The environment a closure literal captures.
+    func captureScopes() -> [[String: Value]] { scopes }
+
+    /// Runs `body` in a captured environment (a closure called later).
+    func withCapturedScopes<T>(_ captured: [[String: Value]], _ body: () async throws -> T) async rethrows -> T {
+        let saved = scopes
+        let savedStatement = currentStatementRange
+        scopes = captured
+        defer {
+            scopes = saved
+            currentStatementRange = savedStatement
+        }
         return try await body()
     }
 
@@ -373,6 +392,11 @@ final class Interpreter: @unchecked Sendable {
         }
         if let member, member.base == nil || !(isValueExpression(member.base!)) {
             let name = member.declName.baseName.text
+            var value = value
+            // Transcript entries match as the enum they are: `case .response(let response)`.
+            if case .transcriptEntry(let entry) = value {
+                value = .enumCase(type: "Transcript.Entry", name: entry.kindName, payload: [(label: nil, value: .transcriptEntry(entry))])
+            }
             guard case .enumCase(_, let caseName, let payload) = value else {
                 if case .error(let e) = value { return errorMatches(e.error, caseName: name) ? [] : nil }
                 return nil
@@ -402,6 +426,8 @@ final class Interpreter: @unchecked Sendable {
 
     func errorMatches(_ error: any Error, caseName: String) -> Bool {
         if let generation = error as? GenerationError { return generation.caseName == caseName }
+        if let usage = error as? SessionUsageError { return usage.caseName == caseName }
+        if let model = error as? LanguageModelError { return model.caseName == caseName }
         if let thrown = error as? ThrownValue, case .enumCase(_, let name, _) = thrown.value { return name == caseName }
         return false
     }
@@ -462,8 +488,10 @@ final class Interpreter: @unchecked Sendable {
 
     func errorIs(_ error: any Error, typeName: String) -> Bool {
         let last = typeName.split(separator: ".").last.map(String.init) ?? typeName
+        if typeName == "LanguageModelSession.Error" { return error is SessionUsageError }
         switch last {
-        case "GenerationError", "LanguageModelError": return error is GenerationError
+        case "GenerationError": return error is GenerationError
+        case "LanguageModelError": return error is GenerationError || error is LanguageModelError
         case "ToolCallError": return error is ToolCallError
         case "Error": return true
         default:

@@ -30,6 +30,11 @@ extension Interpreter {
         case "required": return .toolCallingMode(.required)
         case "disallowed": return .toolCallingMode(.disallowed)
         case "default": return .model(context.systemModel(useCase: .general))
+        case "light": return .reasoningLevel(.light)
+        case "moderate": return .reasoningLevel(.moderate)
+        case "deep": return .reasoningLevel(.deep)
+        case "revertTranscript": return .errorPolicy(.revertTranscript)
+        case "preserveTranscript": return .errorPolicy(.preserveTranscript)
         case "available": return .enumCase(type: "SystemLanguageModel.Availability", name: "available", payload: [])
         case "modelNotReady", "deviceNotEligible", "appleIntelligenceNotEnabled":
             return .enumCase(type: "SystemLanguageModel.Availability.UnavailableReason", name: name, payload: [])
@@ -52,6 +57,12 @@ extension Interpreter {
                 return try await isolated(bindings) { try await runBody(getter) }
             }
             throw error("\(type) has no property '\(name)'", node)
+        case .object(let box):
+            if let field = box.fields.first(where: { $0.name == name }) { return field.value }
+            if let getter = context.computedProperty(name, of: box.type) {
+                return try await isolated(memberBindings(base)) { try await runBody(getter) }
+            }
+            throw error("\(box.type) has no property '\(name)'", node)
         case .enumCase(let type, let caseName, let payload):
             if name == "rawValue" {
                 // The declared raw value, else the case name (String raw values default to it).

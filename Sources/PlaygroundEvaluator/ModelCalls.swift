@@ -85,23 +85,27 @@ extension Interpreter {
         var includeSchema = true
         if case .bool(let b)? = args.value("includeSchemaInPrompt") { includeSchema = b }
         // 27: contextOptions: ContextOptions(includeSchemaInPrompt:reasoningLevel:).
+        var reasoningLevel: ReasoningLevel?
         if case .structure("ContextOptions", let fields)? = args.value("contextOptions") {
             if case .bool(let b)? = fields.first(where: { $0.name == "includeSchemaInPrompt" })?.value { includeSchema = b }
             if let level = fields.first(where: { $0.name == "reasoningLevel" })?.value, !level.isNull {
-                throw error("reasoningLevel: \(level) needs a reasoning model; the configured model does not reason (remove reasoningLevel:)", e)
+                reasoningLevel = try self.reasoningLevel(level, e)
             }
         }
         var fileOptions = GenerationOptions()
         if case .options(let o)? = args.value("options") { fileOptions = o }
-        let options = context.configuration.effectiveOptions(fileOptions)
+        // A profile session applies the configured defaults after the profile's own values.
+        let options = session.profile == nil ? context.configuration.effectiveOptions(fileOptions) : fileOptions
         let callSite = site(e)
 
         if method == "streamResponse" {
-            let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
+            let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options,
+                                                reasoningLevel: reasoningLevel)
             return .stream(StreamValue(stream: stream, typeName: typeName, schema: schema, site: callSite, session: session))
         }
         // Run as a stream so clients see progress live; the result is the same Response.
-        let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
+        let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options,
+                                            reasoningLevel: reasoningLevel)
         for try await snapshot in stream {
             recorder.publishSnapshot(callSite, kind: .response, typeName: typeName, value: convert(snapshot.rawContent, schema: schema),
                                      tokens: snapshot.tokenCount)
@@ -110,7 +114,7 @@ extension Interpreter {
         let value = ResponseValue(content: convert(response.rawContent, schema: schema), rawContent: response.rawContent,
                                   entries: response.transcriptEntries, usage: response.usage)
         recorder.recordResponse(callSite, kind: .response, typeName: typeName, value: value, statistics: response.statistics,
-                                toolCalls: response.toolCalls, snapshots: 0, transcript: session.transcript)
+                                toolCalls: response.toolCalls, snapshots: 0, transcript: session.transcript, lifecycle: response.lifecycle)
         return .response(value)
     }
 
@@ -152,7 +156,8 @@ extension Interpreter {
         let value = ResponseValue(content: convert(response.rawContent, schema: stream.schema), rawContent: response.rawContent,
                                   entries: response.transcriptEntries, usage: response.usage)
         recorder.recordResponse(stream.site, kind: .stream, typeName: stream.typeName, value: value, statistics: response.statistics,
-                                toolCalls: response.toolCalls, snapshots: snapshots, transcript: stream.session.transcript)
+                                toolCalls: response.toolCalls, snapshots: snapshots, transcript: stream.session.transcript,
+                                lifecycle: response.lifecycle)
         return value
     }
 

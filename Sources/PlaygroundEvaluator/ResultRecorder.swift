@@ -52,15 +52,17 @@ final class ResultRecorder: @unchecked Sendable {
 
     func recordResponse(_ site: CallSite, kind: EvaluationResult.Kind, typeName: String?, value: ResponseValue,
                         statistics: GenerationStatistics, toolCalls: [(call: Transcript.ToolCall, output: String)],
-                        snapshots: Int, transcript: Transcript?) {
-        append(EvaluationResult(
+                        snapshots: Int, transcript: Transcript?, lifecycle: [LifecycleEvent] = []) {
+        var result = EvaluationResult(
             kind: kind, line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn,
             iteration: iteration(site, consume: true), typeName: typeName,
             content: value.rawContent.stringValue.map(JSONValue.string) ?? value.rawContent.jsonValue,
             text: value.content.description, usage: statistics.usage, timeToFirstToken: statistics.timeToFirstToken,
             tokensPerSecond: statistics.tokensPerSecond, snapshots: snapshots,
             toolCalls: toolCalls.map { ToolCallRecord(name: $0.call.toolName, arguments: $0.call.arguments.jsonValue, output: $0.output) },
-            transcript: transcript?.description))
+            transcript: transcript?.description)
+        result.lifecycle = lifecycle.map(\.description)
+        append(result)
     }
 
     func recordError(line: Int, column: Int, endLine: Int, endColumn: Int, message: String) {

@@ -61,6 +61,8 @@ extension Interpreter {
             switch value {
             case .structure(let type, _), .enumCase(let type, _, _):
                 return type == declared.qualifiedName || type == declared.name
+            case .object(let box):
+                return box.type == declared.qualifiedName || box.type == declared.name
             default: return false
             }
         }
@@ -113,6 +115,13 @@ extension Value {
         case .dynamicSchema: return "DynamicGenerationSchema"
         case .dynamicProperty: return "DynamicGenerationSchema.Property"
         case .data: return "Data"
+        case .profile: return "LanguageModelSession.Profile"
+        case .dynamicInstructions: return "DynamicInstructions"
+        case .object(let box): return box.type
+        case .reasoningLevel: return "ContextOptions.ReasoningLevel"
+        case .errorPolicy: return "TranscriptErrorHandlingPolicy"
+        case .sessionProperty: return "LanguageModelSession.SessionProperty"
+        case .closure: return nil
         case .null, .array, .dictionary, .tuple, .error: return nil
         }
     }

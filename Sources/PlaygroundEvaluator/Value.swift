@@ -1,6 +1,7 @@
 import FoundationModelsRuntime
 import JSON
 import Schema
+import SwiftSyntax
 
 /// A value in the prompt-file interpreter.
 indirect enum Value: @unchecked Sendable {
@@ -44,8 +45,43 @@ indirect enum Value: @unchecked Sendable {
     case tuple([(label: String?, value: Value)])
     /// Bytes (`Data`), e.g. the JSON of `logFeedbackAttachment`.
     case data([UInt8])
+    /// 27: a `Profile { }` (with the modifiers applied so far), or a dynamic profile resolved to one.
+    case profile(ProfileConfiguration)
+    /// 27: rendered dynamic instructions (text and tools in declaration order).
+    case dynamicInstructions(DynamicInstructionsValue)
+    /// An instance of a class declared in the file (reference semantics).
+    case object(ObjectBox)
+    case reasoningLevel(ReasoningLevel)
+    case errorPolicy(TranscriptErrorHandlingPolicy)
+    /// A `@SessionProperty(\.key)` property: reads and writes go to the session being served.
+    case sessionProperty(String)
+    /// A closure literal with the environment it was written in.
+    case closure(ClosureValue)
 
     var isNull: Bool { if case .null = self { true } else { false } }
+}
+
+/// Rendered `DynamicInstructions`: text parts and tools, in declaration order.
+struct DynamicInstructionsValue: @unchecked Sendable {
+    var texts: [String] = []
+    var tools: [any Tool] = []
+    static func + (a: Self, b: Self) -> Self { Self(texts: a.texts + b.texts, tools: a.tools + b.tools) }
+}
+
+/// A class instance: fields change in place, every copy of the value sees them.
+final class ObjectBox: @unchecked Sendable {
+    let type: String
+    var fields: [(name: String, value: Value)]
+    init(type: String, fields: [(name: String, value: Value)]) {
+        self.type = type
+        self.fields = fields
+    }
+}
+
+/// A closure literal and the scopes it captured.
+struct ClosureValue: @unchecked Sendable {
+    var syntax: ClosureExprSyntax
+    var captured: [[String: Value]]
 }
 
 /// A response as the interpreter sees it (content converted to a Value).
@@ -130,6 +166,14 @@ extension Value {
         case .tuple(let items):
             return "(" + items.map { ($0.label.map { "\($0): " } ?? "") + $0.value.debugDescription }.joined(separator: ", ") + ")"
         case .data(let bytes): return "\(bytes.count) bytes"
+        case .profile(let c): return "Profile(\(c.displayName))"
+        case .dynamicInstructions(let d): return d.texts.joined(separator: "\n")
+        case .object(let box):
+            return "\(box.type)(" + box.fields.map { "\($0.name): \($0.value.debugDescription)" }.joined(separator: ", ") + ")"
+        case .reasoningLevel(let level): return level.description
+        case .errorPolicy(let policy): return policy.description
+        case .sessionProperty(let key): return "SessionProperty(\\.\(key))"
+        case .closure: return "(Function)"
         }
     }
 
@@ -176,6 +220,7 @@ extension Value {
         case .array(let a): return GeneratedContent(elements: a.map(\.generatedContent))
         case .dictionary(let pairs): return GeneratedContent(properties: pairs.map { ($0.key.description, $0.value.generatedContent) })
         case .structure(_, let fields): return GeneratedContent(properties: fields.map { ($0.name, $0.value.generatedContent) })
+        case .object(let box): return GeneratedContent(properties: box.fields.map { ($0.name, $0.value.generatedContent) })
         case .enumCase(_, let name, let payload):
             if payload.isEmpty { return GeneratedContent(name) }
             return GeneratedContent(properties: [(name, GeneratedContent(properties: payload.enumerated().map {

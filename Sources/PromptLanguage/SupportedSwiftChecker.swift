@@ -38,10 +38,19 @@ public struct SupportedSwiftChecker {
         "=", "+=", "-=", "*=", "/=",
     ]
     /// Calls whose trailing closure is a result builder the evaluator runs.
-    public static let builderCallees: Set<String> = ["Instructions", "Prompt", "LanguageModelSession"]
+    public static let builderCallees: Set<String> = ["Instructions", "Prompt", "LanguageModelSession", "Profile", "ForEach"]
     public static let builderMethods: Set<String> = ["respond", "streamResponse"]
     /// Methods whose trailing closure the evaluator calls per element.
-    public static let closureMethods: Set<String> = ["map", "filter", "compactMap", "forEach"]
+    public static let closureMethods: Set<String> = ["map", "filter", "compactMap", "forEach", "firstIndex", "lastIndex"]
+    /// 27 profile modifiers whose trailing closure the runtime calls later (lifecycle
+    /// callbacks with zero or more parameters, history transforms).
+    public static let callbackMethods: Set<String> = [
+        "onActivate", "onDeactivate", "onPrompt", "onResponse", "onReasoning", "onToolCall", "onToolOutput", "historyTransform",
+    ]
+    /// Property attributes of 27's session properties.
+    static let sessionPropertyAttributes: Set<String> = ["SessionProperty", "SessionPropertyEntry"]
+    /// Extensions prompt files may declare: session property entries and dynamic-profile helpers.
+    static let allowedExtensions: Set<String> = ["SessionPropertyValues", "LanguageModelSession.DynamicProfile", "DynamicProfile"]
     static let closureFix = "closures are supported as the trailing closure of map, filter, compactMap and forEach (values.map { $0 + 1 }) and as Instructions { }, Prompt { } and respond { } builders"
 
     let source: SourceText
@@ -138,7 +147,8 @@ public struct SupportedSwiftChecker {
 
     private mutating func checkModifiers(_ variable: VariableDeclSyntax) {
         if let attribute = variable.attributes.first {
-            if case .attribute(let attr) = attribute, SyntaxReading.attributeName(attr) == "Guide" {
+            if case .attribute(let attr) = attribute,
+               SyntaxReading.attributeName(attr) == "Guide" || Self.sessionPropertyAttributes.contains(SyntaxReading.attributeName(attr)) {
             } else {
                 unsupported(attribute, "the attribute '\(attribute.trimmedText)'", "remove it")
             }
@@ -154,7 +164,7 @@ public struct SupportedSwiftChecker {
         }
     }
 
-    private mutating func checkDeclaration(_ decl: DeclSyntax, inType: Bool, inTool: Bool = false) {
+    private mutating func checkDeclaration(_ decl: DeclSyntax, inType: Bool, inTool: Bool = false, functionsAllowed: Bool = false) {
         if decl.is(ImportDeclSyntax.self) {
             if inType { unsupported(decl, "an import inside a type", "move it to the top of the file") }
             return
@@ -162,9 +172,11 @@ public struct SupportedSwiftChecker {
         if decl.is(TypeAliasDeclSyntax.self) { return }
         let members: MemberBlockSyntax?
         var isTool = false
+        var hasMethods = false
         if let node = decl.as(StructDeclSyntax.self) {
             members = node.memberBlock
             isTool = Self.conformsToTool(node.inheritanceClause)
+            hasMethods = Self.conforms(node.inheritanceClause, to: "DynamicProfileModifier")
         } else if let node = decl.as(EnumDeclSyntax.self) {
             members = node.memberBlock
         } else if let node = decl.as(ClassDeclSyntax.self) {
@@ -175,12 +187,24 @@ public struct SupportedSwiftChecker {
         } else if let node = decl.as(ProtocolDeclSyntax.self) {
             members = node.memberBlock
         } else if let function = decl.as(FunctionDeclSyntax.self) {
-            checkFunction(function, inTool: inTool)
+            if functionsAllowed {
+                if let body = function.body { checkStatements(body.statements) }
+            } else {
+                checkFunction(function, inTool: inTool)
+            }
             return
         } else if let variable = decl.as(VariableDeclSyntax.self) {
             checkMemberVariable(variable)
             return
         } else if decl.is(EnumCaseDeclSyntax.self) {
+            return
+        } else if let node = decl.as(ExtensionDeclSyntax.self), Self.allowedExtensions.contains(node.extendedType.trimmedText),
+                  SyntaxReading.attributes(node.attributes).isEmpty {
+            // 27: `extension SessionPropertyValues { @SessionPropertyEntry var x: T }` and
+            // `extension LanguageModelSession.DynamicProfile { func helper() -> some DynamicProfile { ... } }`.
+            for member in node.memberBlock.members.fastElements {
+                checkDeclaration(member.decl, inType: true, functionsAllowed: node.extendedType.trimmedText != "SessionPropertyValues")
+            }
             return
         } else if let node = decl.as(ExtensionDeclSyntax.self) {
             if let generable = SyntaxReading.attributes(node.attributes).first(where: { SyntaxReading.attributeName($0) == "Generable" }) {
@@ -203,12 +227,16 @@ public struct SupportedSwiftChecker {
             return
         }
         for member in (members?.members ?? []).fastElements {
-            checkDeclaration(member.decl, inType: true, inTool: isTool)
+            checkDeclaration(member.decl, inType: true, inTool: isTool, functionsAllowed: hasMethods)
         }
     }
 
     private static func conformsToTool(_ clause: InheritanceClauseSyntax?) -> Bool {
         clause?.inheritedTypes.contains { ["Tool", "FoundationModels.Tool"].contains($0.type.trimmedText) } ?? false
+    }
+
+    private static func conforms(_ clause: InheritanceClauseSyntax?, to name: String) -> Bool {
+        clause?.inheritedTypes.contains { [name, "LanguageModelSession." + name].contains($0.type.trimmedText) } ?? false
     }
 
     private mutating func checkFunction(_ function: FunctionDeclSyntax, inTool: Bool) {
@@ -519,16 +547,26 @@ public struct SupportedSwiftChecker {
         for argument in call.arguments.fastElements { checkExpression(argument.expression) }
         var builderAllowed = false
         var functionalMethod = false
+        var callback = false
+        var builderName = ""
         if let reference = callee.as(DeclReferenceExprSyntax.self) {
-            builderAllowed = Self.builderCallees.contains(reference.baseName.text)
+            builderName = reference.baseName.text
+            builderAllowed = Self.builderCallees.contains(builderName)
         } else if let member = callee.as(MemberAccessExprSyntax.self) {
+            builderName = member.declName.baseName.text
             builderAllowed = Self.builderMethods.contains(member.declName.baseName.text)
                 || (member.declName.baseName.text == "init" && Self.builderCallees.contains(member.base?.trimmedText ?? ""))
+                || (builderName == "ForEach" && member.base?.trimmedText == "DynamicInstructions")
             functionalMethod = member.base != nil && Self.closureMethods.contains(member.declName.baseName.text)
+            callback = Self.callbackMethods.contains(builderName)
         }
         if let closure = call.trailingClosure {
-            if builderAllowed {
-                if let signature = closure.signature { unsupported(signature, "a builder closure signature", "remove it") }
+            if callback, call.arguments.isEmpty {
+                if let captures = closure.signature?.capture { unsupported(captures, "a capture list", "remove it; closures see the enclosing values") }
+                checkStatements(closure.statements)
+            } else if builderAllowed {
+                // `ForEach(items) { item in ... }` names its element; other builders take no parameters.
+                if let signature = closure.signature, builderName != "ForEach" { unsupported(signature, "a builder closure signature", "remove it") }
                 checkBuilder(closure.statements)
             } else if functionalMethod, call.arguments.isEmpty {
                 if let captures = closure.signature?.capture { unsupported(captures, "a capture list", "remove it; closures see the enclosing values") }

@@ -548,7 +548,9 @@ public final class LanguageModelSession: Sendable {
                                 responseTokens: state.usage.responseTokens + responseUsage.responseTokens,
                                 reasoningTokens: state.usage.reasoningTokens + responseUsage.reasoningTokens)
         }
-        let added = committed.entries.count >= firstNew ? committed.entries[firstNew...] : committed.entries[...]
+        // From the prompt on (a profile may have inserted the instructions entry before it).
+        let promptIndex = committed.entries.firstIndex { $0.id == promptID } ?? min(firstNew, committed.entries.count)
+        let added = committed.entries[promptIndex...]
         return RawResponse(content: content, entries: added,
                            statistics: GenerationStatistics(usage: usage, timeToFirstToken: timeToFirstToken ?? 0,
                                                             tokensPerSecond: tokensPerSecond),

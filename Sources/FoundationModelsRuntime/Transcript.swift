@@ -84,7 +84,7 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection, CustomStri
             }
         }
 
-        static func text(of segments: [Segment]) -> String {
+        public static func text(of segments: [Segment]) -> String {
             segments.map(\.text).joined(separator: "\n")
         }
     }

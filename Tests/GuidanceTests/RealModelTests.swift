@@ -117,6 +117,7 @@ final class EmbeddedModelTests: XCTestCase {
             case .text(let piece, _): text += piece
             case .toolCalls(let made): calls += made
             case .finished(let stats): statistics = stats
+            case .reasoning: break
             }
         }
         return (text, calls, statistics)

@@ -24,7 +24,7 @@ public struct PlaygroundEvaluator: Sendable {
 
     public var configuration: EvaluationConfiguration
     /// Bumped whenever evaluation semantics change, so old cache entries are ignored.
-    static let cacheVersion = "fmplay-results-6"
+    static let cacheVersion = "fmplay-results-7"
 
     public init(configuration: EvaluationConfiguration) { self.configuration = configuration }
 

@@ -3,7 +3,7 @@
 /// the same id in `PlaygroundEvaluator/Builtins/` (see ARCHITECTURE.md).
 public enum Surface {
     public static let table = SurfaceTable(
-        types: swiftTypes + systemLanguageModelTypes + sessionTypes + optionsTypes + contentTypes,
+        types: swiftTypes + systemLanguageModelTypes + sessionTypes + optionsTypes + contentTypes + agenticTypes,
         functions: functions,
         modules: modules,
         aliases: [

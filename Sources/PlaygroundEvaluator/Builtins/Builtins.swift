@@ -33,7 +33,7 @@ typealias Builtin = @Sendable (Interpreter, BuiltinCall) async throws -> Value
 enum Builtins {
     static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
-        for group in [swiftBuiltins, systemLanguageModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins] {
+        for group in [swiftBuiltins, systemLanguageModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins, agenticBuiltins] {
             all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
         }
         return all
@@ -171,6 +171,8 @@ extension Value {
         case .prompt: "Prompt"
         case .transcript: "Transcript"
         case .transcriptEntry: "Transcript.Entry"
+        case .profile: "LanguageModelSession.Profile"
+        case .errorPolicy: "TranscriptErrorHandlingPolicy"
         case .error: "Error"
         case .structure(let type, _): Surface.table.canonicalName(type)
         default: nil

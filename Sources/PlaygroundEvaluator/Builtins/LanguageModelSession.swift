@@ -29,7 +29,7 @@ extension Builtins {
                 .structure(type: "LanguageModelSession.Usage.Input", fields: [("totalTokenCount", .int(u.promptTokens)), ("cachedTokenCount", .int(u.cachedTokens))])
             },
             "LanguageModelSession.Usage.output": on(usage) { _, u, _ in
-                .structure(type: "LanguageModelSession.Usage.Output", fields: [("totalTokenCount", .int(u.responseTokens)), ("reasoningTokenCount", .int(0))])
+                .structure(type: "LanguageModelSession.Usage.Output", fields: [("totalTokenCount", .int(u.responseTokens)), ("reasoningTokenCount", .int(u.reasoningTokens))])
             },
             "LanguageModelSession.Usage.totalTokenCount": on(usage) { _, u, _ in .int(u.totalTokens) },
             "LanguageModelSession.Usage.totalTokens": on(usage) { _, u, _ in .int(u.totalTokens) },
@@ -55,7 +55,7 @@ extension Builtins {
             all[entry.id] = on(session) { i, s, c in try await i.logFeedbackAttachment(s, c.callNode) }
         }
         // Error cases name the case as a type (`catch` and `is` compare by name).
-        for owner in ["LanguageModelSession.GenerationError", "LanguageModelError"] {
+        for owner in ["LanguageModelSession.GenerationError", "LanguageModelError", "LanguageModelSession.Error"] {
             for entry in Surface.table.type(named: owner)?.members ?? [] where entry.kind == .enumCase {
                 all[entry.id] = { _, c in
                     guard case .type(let written) = c.base else { return .type(entry.owner + "." + entry.name) }

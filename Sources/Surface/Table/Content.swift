@@ -46,6 +46,7 @@ extension Surface {
             MemberSpec("var first: Transcript.Entry?", "The first entry (the instructions, when there are some)."),
             MemberSpec("var last: Transcript.Entry?", "The last entry."),
             MemberSpec("var entries: [Transcript.Entry]", "The entries (the 26.0 beta form).", .beta),
+            MemberSpec("var history: [Transcript.Entry]", "The entries after a leading instructions entry.", .v27_0),
             MemberSpec("var description: String", "The readable form print shows."),
         ]),
         SurfaceType(.enum, "Transcript.Entry", .v26_0, "One entry: instructions, prompt, tool calls, tool output or response.", [

@@ -1,0 +1,44 @@
+import FoundationModelsRuntime
+import Surface
+
+/// The 27.0 agentic entries of `Surface.table` (Table/Agentic.swift and the
+/// profile members of Table/LanguageModelSession.swift); the work is done in
+/// `DynamicProfiles.swift`.
+extension Builtins {
+    static let agenticBuiltins: [String: Builtin] = {
+        var all: [String: Builtin] = [
+            "LanguageModelSession.init(profile:history:)": { i, c in
+                try await i.makeProfileSession(try await c.arguments(i), c.callNode)
+            },
+            "LanguageModelSession.init(model:dynamicInstructions:history:)": { i, c in
+                try await i.makeProfileSession(try await c.arguments(i), c.callNode)
+            },
+            "LanguageModelSession.transcriptErrorHandlingPolicy": on(session) { _, s, _ in
+                s.transcriptErrorHandlingPolicy.map(Value.errorPolicy) ?? .null
+            },
+            "LanguageModelSession.properties": on(session) { i, s, _ in i.sessionProperties(s) },
+            "Transcript.history": on({ if case .transcript(let t) = $0 { t } else { nil } }) { _, t, _ in
+                .array(t.history.map(Value.transcriptEntry))
+            },
+            "SessionPropertyValues.history": on({ if case .structure("SessionPropertyValues", let fields) = $0 { fields } else { nil } }) { _, fields, _ in
+                fields.first { $0.name == "history" }?.value ?? .array([])
+            },
+            "LanguageModelSession.Profile.init(_:)": { i, c in try await i.makeProfile(c.callNode) },
+        ]
+        for owner in ["TranscriptErrorHandlingPolicy", "LanguageModelSession.TranscriptErrorHandlingPolicy"] {
+            all[owner + ".revertTranscript"] = constant(.errorPolicy(.revertTranscript))
+            all[owner + ".preserveTranscript"] = constant(.errorPolicy(.preserveTranscript))
+        }
+        // Every profile modifier runs through the evaluator's one implementation.
+        for entry in Surface.table.type(named: "LanguageModelSession.Profile")?.members ?? [] where entry.name != "init" {
+            let name = entry.name
+            all[entry.id] = { i, c in
+                guard let result = try await i.profileMethod(name, of: c.base, c.callNode) else {
+                    throw i.error("'\(name)' is not available on \(c.base.description.prefix(40))", c.node)
+                }
+                return result
+            }
+        }
+        return all
+    }()
+}

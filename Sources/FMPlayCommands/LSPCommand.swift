@@ -51,9 +51,12 @@ enum LanguageServerBackend {
         let cache = ResultCache(directory: ResultCache.defaultDirectory(environment: environment))
         return EvaluatorRunner(
             configuration: { settings in
-                EvaluationConfiguration(
+                var configuration = EvaluationConfiguration(
                     model: try models.model(path: settings.modelPath), seed: settings.seed ?? GenerationOptions.defaultSeed,
-                    maximumResponseTokens: settings.maximumTokens, cache: cache)
+                    maximumResponseTokens: settings.maximumTokens, timeout: settings.timeoutSeconds, cache: cache)
+                configuration.limits = .overriding(memoryMB: settings.memoryLimitMB, stringMB: settings.stringLimitMB,
+                                                   elements: settings.elementLimit, outputMB: settings.outputLimitMB)
+                return configuration
             },
             tokenCounter: { text, settings in models.tokenizer(path: settings.modelPath).map { $0.tokenize(text, addSpecial: false).count } })
     }

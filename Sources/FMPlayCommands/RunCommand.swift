@@ -119,15 +119,7 @@ public struct RunCommand: AsyncParsableCommand {
 
     /// `EvaluationLimits` with the options given.
     var limits: EvaluationLimits {
-        var limits = EvaluationLimits.default
-        if let memoryLimit { limits.maximumMemoryBytes = memoryLimit << 20 }
-        if let stringLimit { limits.maximumStringBytes = stringLimit << 20 }
-        if let elementLimit { limits.maximumElements = elementLimit }
-        if let outputLimit {
-            limits.maximumOutputBytes = outputLimit << 20
-            limits.maximumResults = max(limits.maximumResults, EvaluationLimits.default.maximumResults * outputLimit / 16)
-        }
-        return limits
+        .overriding(memoryMB: memoryLimit, stringMB: stringLimit, elements: elementLimit, outputMB: outputLimit)
     }
 
     func usage(_ message: String) -> ExitCode {

@@ -23,6 +23,20 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maximumTokens: Int?
     /// The longest an inlay hint's text gets, in characters.
     public var hintLength = 40
+    /// Seconds a block may run (nil: until cancelled by an edit or `fmplay.cancel`).
+    public var timeoutSeconds: Double?
+    /// Per-block limits (`EvaluationLimits`; nil keeps the default): memory growth, one string and
+    /// printed output in megabytes, elements of one collection.
+    public var memoryLimitMB: Int?
+    public var stringLimitMB: Int?
+    public var elementLimit: Int?
+    public var outputLimitMB: Int?
+
+    /// The settings that change what a block produces when it hits a limit (part of block fingerprints).
+    public var limitsDescription: String {
+        [timeoutSeconds.map { "\($0)" }, memoryLimitMB.map(String.init), stringLimitMB.map(String.init),
+         elementLimit.map(String.init), outputLimitMB.map(String.init)].map { $0 ?? "-" }.joined(separator: ",")
+    }
 
     public init() {}
 
@@ -34,6 +48,11 @@ public struct ServerConfiguration: Sendable, Equatable {
         ("seed", "sampling seed when the file sets none"),
         ("maxTokens", "maximum response tokens per model call"),
         ("hintLength", "maximum inlay hint length in characters (default 40)"),
+        ("timeoutSeconds", "seconds a block may run (default: until cancelled)"),
+        ("memoryLimitMB", "memory a block may add, in MB (default 1024)"),
+        ("stringLimitMB", "largest string a block may build, in MB (default 16)"),
+        ("elementLimit", "largest array or dictionary, in elements (default 1000000)"),
+        ("outputLimitMB", "output a block may print, in MB (default 16)"),
     ]
 
     /// Every key `apply` accepts (documented keys and their aliases).
@@ -73,6 +92,25 @@ public struct ServerConfiguration: Sendable, Equatable {
             case "maxTokens", "maximumTokens", "maximumResponseTokens":
                 if member.isNull { maximumTokens = nil } else if let n = member.intValue, n > 0 { maximumTokens = n } else {
                     problems.append("setting \(key) must be a positive integer, not \(member.kindDescription)")
+                }
+            case "timeoutSeconds":
+                if member.isNull { timeoutSeconds = nil } else if let seconds = member.doubleValue, seconds.isFinite, seconds > 0, seconds <= 604_800 {
+                    timeoutSeconds = seconds
+                } else {
+                    problems.append("setting timeoutSeconds must be a number of seconds over 0 and at most 604800, not \(member.kindDescription)")
+                }
+            case "memoryLimitMB", "stringLimitMB", "elementLimit", "outputLimitMB":
+                let range = key == "elementLimit" ? 1...(1 << 30) : (key == "memoryLimitMB" ? 1...(1 << 20) : 1...4096)
+                if member.isNull || member.intValue.map(range.contains) == true {
+                    let value = member.isNull ? nil : member.intValue
+                    switch key {
+                    case "memoryLimitMB": memoryLimitMB = value
+                    case "stringLimitMB": stringLimitMB = value
+                    case "elementLimit": elementLimit = value
+                    default: outputLimitMB = value
+                    }
+                } else {
+                    problems.append("setting \(key) must be an integer from \(range.lowerBound) to \(range.upperBound), not \(member.kindDescription)")
                 }
             case "hintLength":
                 if let n = member.intValue, n >= 8, n <= 1000 { hintLength = n } else {

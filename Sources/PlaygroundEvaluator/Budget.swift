@@ -32,6 +32,20 @@ public struct EvaluationLimits: Sendable, Hashable {
     }
 
     public static let `default` = EvaluationLimits()
+
+    /// The defaults with overrides as `fmplay run` options and `fmplay lsp` settings give them
+    /// (megabytes; elements). More output also allows proportionally more results.
+    public static func overriding(memoryMB: Int?, stringMB: Int?, elements: Int?, outputMB: Int?) -> EvaluationLimits {
+        var limits = EvaluationLimits.default
+        if let memoryMB { limits.maximumMemoryBytes = memoryMB << 20 }
+        if let stringMB { limits.maximumStringBytes = stringMB << 20 }
+        if let elements { limits.maximumElements = elements }
+        if let outputMB {
+            limits.maximumOutputBytes = outputMB << 20
+            limits.maximumResults = max(limits.maximumResults, EvaluationLimits.default.maximumResults * outputMB / 16)
+        }
+        return limits
+    }
 }
 
 /// What one block run has used so far, checked against its `EvaluationLimits`.

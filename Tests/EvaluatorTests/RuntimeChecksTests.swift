@@ -129,6 +129,40 @@ final class RuntimeChecksTests: XCTestCase {
         XCTAssertEqual(second.blocks.first?.cached, false)
     }
 
+    /// A tool that opens another session, cancelled by the time-out in the middle of the inner
+    /// request: the block fails with "timed out", nothing traps, and the next run works.
+    func testToolOpeningASessionSurvivesTimeout() async {
+        let source = """
+            struct Helper: Tool {
+                let name = "helper"
+                let description = "Asks again"
+                @Generable
+                struct Arguments {
+                    var question: String
+                }
+                func call(arguments: Arguments) async throws -> String {
+                    let inner = LanguageModelSession()
+                    let answer = try await inner.respond(to: arguments.question)
+                    return answer.content
+                }
+            }
+
+            #Playground {
+                let session = LanguageModelSession(tools: [Helper()])
+                let response = try await session.respond(to: "Use the helper", options: GenerationOptions(toolCallingMode: .required))
+                print(response.content)
+            }
+            """
+        let model = ScriptedLanguageModel(tokenDelay: .milliseconds(30))
+        for timeout in [0.05, 0.15, 0.4] {
+            let result = await evaluate(source, model: model, timeout: timeout)
+            XCTAssertTrue(result.blocks.first?.error?.contains("timed out") == true, "\(timeout): \(result.blocks.first?.error ?? "")")
+        }
+        let finished = await evaluate(source, model: ScriptedLanguageModel())
+        XCTAssertEqual(finished.blocks.first?.status, .error)  // .required keeps calling tools: the round bound ends it
+        XCTAssertTrue(finished.blocks.first?.error?.contains("kept calling tools") == true, finished.blocks.first?.error ?? "")
+    }
+
     /// Cancellation (and so --timeout) stops a block whatever it does, within one evaluation step.
     func testTimeoutStopsTightLoops() async {
         for code in ["var n = 0\n    for i in 0..<Int.max { n = i }", "var n = 0\n    for i in 0...Int.max { n = i }",

@@ -86,6 +86,17 @@ final class ProtocolTests: XCTestCase {
         harness.notify("workspace/didChangeConfiguration", ["settings": ["fmplay": ["evaluate": "manual", "maxTokens": 64]]])
         XCTAssertEqual(harness.server.configuration.evaluate, .manual)
         XCTAssertEqual(harness.server.configuration.maximumTokens, 64)
+        // Limits and the time-out: in range or refused by name (NaN cannot arrive in JSON; 1e300 can).
+        harness.notify("workspace/didChangeConfiguration", ["settings": ["timeoutSeconds": 1e300, "memoryLimitMB": 0, "elementLimit": 5000, "outputLimitMB": 2]])
+        XCTAssertNil(harness.server.configuration.timeoutSeconds)
+        XCTAssertNil(harness.server.configuration.memoryLimitMB)
+        XCTAssertEqual(harness.server.configuration.elementLimit, 5000)
+        XCTAssertEqual(harness.server.configuration.outputLimitMB, 2)
+        let refused = harness.notifications("window/showMessage").compactMap { $0["message"]?.stringValue }
+        XCTAssertTrue(refused.contains { $0.contains("setting timeoutSeconds must be") }, "\(refused)")
+        XCTAssertTrue(refused.contains { $0.contains("setting memoryLimitMB must be an integer from 1 to 1048576") }, "\(refused)")
+        harness.notify("workspace/didChangeConfiguration", ["settings": ["timeoutSeconds": 30]])
+        XCTAssertEqual(harness.server.configuration.timeoutSeconds, 30)
         // An edit to a document that is not open is logged, not answered.
         harness.notify("textDocument/didChange", ["textDocument": ["uri": "file:///nope", "version": 2], "contentChanges": [["text": "x"]]])
         XCTAssertTrue(harness.notifications("window/logMessage").contains { $0["message"]?.stringValue?.contains("not open") ?? false })

@@ -70,11 +70,14 @@ final class EvaluationContext: @unchecked Sendable {
     private(set) var toolBodies: [String: ToolBody] = [:]
     /// Computed property getters by `Type.property`.
     private(set) var computedProperties: [String: CodeBlockItemListSyntax] = [:]
+    /// Functions and types with their methods, initializers and extensions.
+    let types: TypeTable
 
     init(file: PromptFile, configuration: EvaluationConfiguration) {
         self.file = file
         self.configuration = configuration
         let folded = OperatorTable.standardOperators.foldAll(file.syntax) { _ in }
+        types = TypeTable(folded.as(SourceFileSyntax.self) ?? file.syntax)
         index(Syntax(folded), scope: nil)
     }
 

@@ -200,6 +200,6 @@ extension Interpreter {
             currentStatementRange = variable.positionAfterSkippingLeadingTrivia.utf8Offset..<variable.endPositionBeforeTrailingTrivia.utf8Offset
             try await declare(variable)
         }
-        _ = try await execute(body)
+        _ = try await withScope { try await execute(body) }
     }
 }

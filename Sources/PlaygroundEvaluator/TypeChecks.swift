@@ -61,6 +61,7 @@ extension Interpreter {
             switch value {
             case .structure(let type, _), .enumCase(let type, _, _):
                 return type == declared.qualifiedName || type == declared.name
+            case .object(let box): return isSubclass(box.type, of: declared.qualifiedName)
             default: return false
             }
         }
@@ -113,7 +114,12 @@ extension Value {
         case .dynamicSchema: return "DynamicGenerationSchema"
         case .dynamicProperty: return "DynamicGenerationSchema.Property"
         case .data: return "Data"
-        case .null, .array, .dictionary, .tuple, .error: return nil
+        case .object(let box): return box.type
+        case .set: return nil
+        case .doubleRange(_, _, let closed): return closed ? "ClosedRange<Double>" : "Range<Double>"
+        case .date: return "Date"
+        case .uuid: return "UUID"
+        case .null, .array, .dictionary, .tuple, .error, .function: return nil
         }
     }
 

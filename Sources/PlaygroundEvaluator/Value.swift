@@ -44,6 +44,18 @@ indirect enum Value: @unchecked Sendable {
     case tuple([(label: String?, value: Value)])
     /// Bytes (`Data`), e.g. the JSON of `logFeedbackAttachment`.
     case data([UInt8])
+    /// A function, method or closure.
+    case function(FunctionValue)
+    /// An instance of a class or actor declared in the file (a reference).
+    case object(ObjectBox)
+    /// A `Set`: distinct elements in insertion order.
+    case set([Value])
+    /// `0.0...1.0`, `0.5..<2`: a floating-point range.
+    case doubleRange(lower: Double, upper: Double, closed: Bool)
+    /// A `Date` (seconds since 1970).
+    case date(Double)
+    /// A `UUID`.
+    case uuid(String)
 
     var isNull: Bool { if case .null = self { true } else { false } }
 }
@@ -130,6 +142,12 @@ extension Value {
         case .tuple(let items):
             return "(" + items.map { ($0.label.map { "\($0): " } ?? "") + $0.value.debugDescription }.joined(separator: ", ") + ")"
         case .data(let bytes): return "\(bytes.count) bytes"
+        case .function: return "(Function)"
+        case .object(let box): return box.type
+        case .set(let items): return "Set([" + items.map(\.debugDescription).joined(separator: ", ") + "])"
+        case .doubleRange(let lower, let upper, let closed): return "\(Value.format(lower))\(closed ? "..." : "..<")\(Value.format(upper))"
+        case .date(let seconds): return Value.formatDate(seconds)
+        case .uuid(let text): return text
         }
     }
 
@@ -147,9 +165,15 @@ extension Value {
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 
-    static func format(_ d: Double) -> String {
-        if d == d.rounded(), abs(d) < 1e16 { return String(format: "%.1f", d) }
-        return "\(d)"
+    static func format(_ d: Double) -> String { "\(d)" }
+
+    /// `print(date)`: Swift's `Date.description` (UTC, `2026-01-02 03:04:05 +0000`).
+    static func formatDate(_ seconds: Double) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss '+0000'"
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 
     static func describe(_ o: GenerationOptions) -> String {
@@ -184,6 +208,8 @@ extension Value {
         case .content(let c): return c
         case .response(let r): return r.rawContent
         case .snapshot(_, let raw): return raw
+        case .object(let box): return GeneratedContent(properties: box.fields.map { ($0.name, $0.value.generatedContent) })
+        case .set(let a): return GeneratedContent(elements: a.map(\.generatedContent))
         default: return GeneratedContent(description)
         }
     }

@@ -35,17 +35,23 @@ import SwiftSyntax
 public struct SupportedSwiftChecker {
     public static let binaryOperators: Set<String> = [
         "+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">=", "&&", "||", "??", "...", "..<",
-        "=", "+=", "-=", "*=", "/=",
+        "=", "+=", "-=", "*=", "/=", "%=", "===", "!==", "&", "|", "^", "<<", ">>", "&+", "&-", "&*",
+        "&=", "|=", "^=", "<<=", ">>=", "~=",
     ]
     /// Calls whose trailing closure is a result builder the evaluator runs.
     public static let builderCallees: Set<String> = ["Instructions", "Prompt", "LanguageModelSession"]
     public static let builderMethods: Set<String> = ["respond", "streamResponse"]
-    /// Methods whose trailing closure the evaluator calls per element.
-    public static let closureMethods: Set<String> = ["map", "filter", "compactMap", "forEach"]
-    static let closureFix = "closures are supported as the trailing closure of map, filter, compactMap and forEach (values.map { $0 + 1 }) and as Instructions { }, Prompt { } and respond { } builders"
 
     let source: SourceText
     private(set) var diagnostics: [Diagnostic] = []
+    /// Every name the file declares (functions, variables, parameters, closure
+    /// parameters): a call to a lowercase name outside these and
+    /// `standardFunctions` cannot run.
+    var declaredNames: Set<String> = []
+    /// The types the file declares.
+    var declaredTypes: Set<String> = []
+    /// Inside a type or an extension, a bare call may be a method of `self` (inherited or built in).
+    private var typeDepth = 0
 
     public init(source: SourceText) {
         self.source = source
@@ -54,6 +60,8 @@ public struct SupportedSwiftChecker {
     /// Checks a whole file.
     public static func check(file: PromptFile) -> [Diagnostic] {
         var checker = SupportedSwiftChecker(source: file.source)
+        checker.declaredNames = DeclaredNames.collect(in: Syntax(file.syntax))
+        checker.declaredTypes = Set(file.types.map(\.name))
         checker.checkTopLevel(file.syntax.statements)
         return checker.diagnostics
     }
@@ -62,6 +70,7 @@ public struct SupportedSwiftChecker {
     /// `call` body) and returns what is not supported.
     public static func check(statements: CodeBlockItemListSyntax, source: SourceText) -> [Diagnostic] {
         var checker = SupportedSwiftChecker(source: source)
+        checker.declaredNames = DeclaredNames.collect(in: Syntax(statements.root))
         checker.checkStatements(statements)
         return checker.diagnostics
     }
@@ -138,7 +147,7 @@ public struct SupportedSwiftChecker {
 
     private mutating func checkModifiers(_ variable: VariableDeclSyntax) {
         if let attribute = variable.attributes.first {
-            if case .attribute(let attr) = attribute, SyntaxReading.attributeName(attr) == "Guide" {
+            if case .attribute(let attr) = attribute, ["Guide", "MainActor"].contains(SyntaxReading.attributeName(attr)) {
             } else {
                 unsupported(attribute, "the attribute '\(attribute.trimmedText)'", "remove it")
             }
@@ -146,7 +155,8 @@ public struct SupportedSwiftChecker {
         for modifier in variable.modifiers.fastElements {
             switch modifier.name.tokenKind {
             case .keyword(.static), .keyword(.private), .keyword(.fileprivate), .keyword(.public), .keyword(.internal),
-                .keyword(.nonisolated):
+                .keyword(.nonisolated), .keyword(.class), .keyword(.lazy), .keyword(.final), .keyword(.override), .keyword(.weak),
+                .keyword(.unowned), .keyword(.open), .keyword(.package):
                 continue
             default:
                 unsupported(modifier, "the modifier '\(modifier.trimmedText)'", "remove it")
@@ -175,7 +185,7 @@ public struct SupportedSwiftChecker {
         } else if let node = decl.as(ProtocolDeclSyntax.self) {
             members = node.memberBlock
         } else if let function = decl.as(FunctionDeclSyntax.self) {
-            checkFunction(function, inTool: inTool)
+            checkFunction(function)
             return
         } else if let variable = decl.as(VariableDeclSyntax.self) {
             checkMemberVariable(variable)
@@ -189,12 +199,19 @@ public struct SupportedSwiftChecker {
                     .generableOnUnsupportedDeclaration, at: source.range(of: generable),
                     "@Generable cannot be applied to an extension (and prompt files do not support extensions); put @Generable on the declaration 'struct \(typeName)' or 'enum \(typeName)' itself and declare the members there",
                     fixIts: [FixIt(title: "remove @Generable", edits: [FixItFactory(source: source).deleteLine(containing: source.range(of: generable))])]))
-            } else {
-                unsupported(decl, "an extension", "declare members in the type itself")
             }
+            members = node.memberBlock
+        } else if let initializer = decl.as(InitializerDeclSyntax.self) {
+            checkParameters(initializer.signature.parameterClause)
+            if let body = initializer.body { checkStatements(body.statements) }
             return
-        } else if decl.is(InitializerDeclSyntax.self) {
-            unsupported(decl, "an explicit initializer", "remove it; structs get a memberwise initializer")
+        } else if decl.is(AssociatedTypeDeclSyntax.self) {
+            return
+        } else if decl.is(SubscriptDeclSyntax.self) {
+            unsupported(decl.firstToken(viewMode: .sourceAccurate)!, "a subscript declaration", "write a method such as item(at:) instead")
+            return
+        } else if decl.is(DeinitializerDeclSyntax.self) {
+            unsupported(decl.firstToken(viewMode: .sourceAccurate)!, "'deinit'", "prompt files do not free instances at a known time; remove it")
             return
         } else if decl.hasError {
             return
@@ -202,23 +219,27 @@ public struct SupportedSwiftChecker {
             unsupported(decl, "this declaration", "prompt files declare structs, enums, tools, constants and #Playground blocks")
             return
         }
+        typeDepth += 1
         for member in (members?.members ?? []).fastElements {
             checkDeclaration(member.decl, inType: true, inTool: isTool)
         }
+        typeDepth -= 1
     }
 
     private static func conformsToTool(_ clause: InheritanceClauseSyntax?) -> Bool {
         clause?.inheritedTypes.contains { ["Tool", "FoundationModels.Tool"].contains($0.type.trimmedText) } ?? false
     }
 
-    private mutating func checkFunction(_ function: FunctionDeclSyntax, inTool: Bool) {
-        guard inTool, function.name.text == "call" else {
-            unsupported(function.name, "the function '\(function.name.text)'", inTool
-                ? "a tool's only method is call(arguments:); inline the code there"
-                : "put the code in a #Playground block, or in a tool's call(arguments:)")
-            return
-        }
+    /// A function or method: its parameters' default values and its body.
+    private mutating func checkFunction(_ function: FunctionDeclSyntax) {
+        checkParameters(function.signature.parameterClause)
         if let body = function.body { checkStatements(body.statements) }
+    }
+
+    private mutating func checkParameters(_ clause: FunctionParameterClauseSyntax) {
+        for parameter in clause.parameters.fastElements {
+            if let value = parameter.defaultValue?.value { checkExpression(value) }
+        }
     }
 
     private mutating func checkMemberVariable(_ variable: VariableDeclSyntax) {
@@ -232,10 +253,11 @@ public struct SupportedSwiftChecker {
                     checkStatements(statements)
                 case .accessors(let list):
                     for accessor in list.fastElements {
-                        if accessor.accessorSpecifier.tokenKind == .keyword(.get), let body = accessor.body {
-                            checkStatements(body.statements)
-                        } else {
-                            unsupported(accessor, "the accessor '\(accessor.accessorSpecifier.text)'", "use a stored property or a get-only computed property")
+                        switch accessor.accessorSpecifier.tokenKind {
+                        case .keyword(.get), .keyword(.set), .keyword(.willSet), .keyword(.didSet):
+                            if let body = accessor.body { checkStatements(body.statements) }
+                        default:
+                            unsupported(accessor, "the accessor '\(accessor.accessorSpecifier.text)'", "use get, set, willSet or didSet")
                         }
                     }
                 }
@@ -270,8 +292,8 @@ public struct SupportedSwiftChecker {
             }
         } else if let macro = decl.as(MacroExpansionDeclSyntax.self) {
             unsupported(macro, "the macro '#\(macro.macroName.text)' inside a block", macro.macroName.text == "Playground" ? "#Playground blocks cannot nest; move it to top level" : "remove it")
-        } else if decl.is(FunctionDeclSyntax.self) {
-            unsupported(decl, "a local function", "inline its code")
+        } else if let function = decl.as(FunctionDeclSyntax.self) {
+            checkFunction(function)
         } else if decl.hasError {
             return
         } else {
@@ -283,8 +305,7 @@ public struct SupportedSwiftChecker {
         if let expression = statement.as(ExpressionStmtSyntax.self) {
             checkExpressionStatement(expression.expression)
         } else if let forIn = statement.as(ForStmtSyntax.self) {
-            if let caseKeyword = forIn.caseKeyword { unsupported(caseKeyword, "'for case'", "use 'for x in ...' with an 'if case' inside") }
-            checkLoopPattern(forIn.pattern)
+            if forIn.caseKeyword != nil { checkPattern(forIn.pattern, allowBindings: true) } else { checkLoopPattern(forIn.pattern) }
             checkExpression(forIn.sequence)
             if let whereClause = forIn.whereClause {
                 if forIn.awaitKeyword != nil {
@@ -307,10 +328,8 @@ public struct SupportedSwiftChecker {
             checkStatements(doStatement.body.statements)
             for clause in doStatement.catchClauses.fastElements {
                 for item in clause.catchItems.fastElements {
-                    if let pattern = item.pattern { checkCatchPattern(pattern) }
-                    if let whereClause = item.whereClause {
-                        unsupported(whereClause, "'where' in a catch clause", "catch the error, then test the condition with 'if' inside")
-                    }
+                    if let pattern = item.pattern { checkPattern(pattern, allowBindings: true) }
+                    if let whereClause = item.whereClause { checkExpression(whereClause.condition) }
                 }
                 checkStatements(clause.body.statements)
             }
@@ -318,17 +337,15 @@ public struct SupportedSwiftChecker {
             if let value = returnStatement.expression { checkExpression(value) }
         } else if let throwStatement = statement.as(ThrowStmtSyntax.self) {
             checkExpression(throwStatement.expression)
-        } else if let breakStatement = statement.as(BreakStmtSyntax.self) {
-            if let label = breakStatement.label { unsupported(label, "a labelled 'break'", "break out of the innermost loop or switch only") }
-        } else if let continueStatement = statement.as(ContinueStmtSyntax.self) {
-            if let label = continueStatement.label { unsupported(label, "a labelled 'continue'", "continue the innermost loop only") }
+        } else if statement.is(BreakStmtSyntax.self) || statement.is(ContinueStmtSyntax.self) || statement.is(FallThroughStmtSyntax.self) {
+            return
         } else if let labeled = statement.as(LabeledStmtSyntax.self) {
-            unsupported(labeled.label, "a statement label", "remove it; break and continue apply to the innermost loop")
             checkStatement(labeled.statement)
-        } else if statement.is(RepeatStmtSyntax.self) {
-            unsupported(statement.firstToken(viewMode: .sourceAccurate)!, "a 'repeat' loop", "use 'while' or 'for x in ...' over an array or a range such as 1...3")
-        } else if statement.is(DeferStmtSyntax.self) {
-            unsupported(statement.firstToken(viewMode: .sourceAccurate)!, "'defer'", "write the code at the end of the block")
+        } else if let repeatStatement = statement.as(RepeatStmtSyntax.self) {
+            checkStatements(repeatStatement.body.statements)
+            checkExpression(repeatStatement.condition)
+        } else if let deferStatement = statement.as(DeferStmtSyntax.self) {
+            checkStatements(deferStatement.body.statements)
         } else if statement.hasError || statement.is(MissingStmtSyntax.self) {
             return
         } else {
@@ -366,6 +383,13 @@ public struct SupportedSwiftChecker {
                     }
                 }
             }
+            return
+        }
+        if let reference = expression.as(DeclReferenceExprSyntax.self), Self.unavailableTypes.contains(reference.baseName.text),
+           !declaredNames.contains(reference.baseName.text), !declaredTypes.contains(reference.baseName.text)
+        {
+            unsupported(reference, "'\(reference.baseName.text)' (UI frameworks, file, network and process I/O, unstructured tasks)",
+                        "prompt files run FoundationModels code, Foundation basics and the standard library; keep UI and I/O in the app, do I/O inside a tool, and await calls directly instead of starting a Task")
             return
         }
         if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
@@ -421,7 +445,7 @@ public struct SupportedSwiftChecker {
             return
         }
         if let prefix = expression.as(PrefixOperatorExprSyntax.self) {
-            if prefix.operator.text != "-" && prefix.operator.text != "!" {
+            if !["-", "!", "~", "..<", "..."].contains(prefix.operator.text) {
                 unsupported(prefix.operator, "the operator '\(prefix.operator.text)'", "use -, ! or the arithmetic and comparison operators")
             }
             checkExpression(prefix.expression)
@@ -429,6 +453,13 @@ public struct SupportedSwiftChecker {
         }
         if let tuple = expression.as(TupleExprSyntax.self) {
             for element in tuple.elements.fastElements { checkExpression(element.expression) }
+            return
+        }
+        if let postfix = expression.as(PostfixOperatorExprSyntax.self) {
+            if postfix.operator.text != "..." {
+                unsupported(postfix.operator, "the postfix operator '\(postfix.operator.text)'", "use a range such as 1... or 0..<n")
+            }
+            checkExpression(postfix.expression)
             return
         }
         if let ternary = expression.as(TernaryExprSyntax.self) {
@@ -449,20 +480,33 @@ public struct SupportedSwiftChecker {
             checkIf(ifExpression)
             return
         }
-        if expression.is(SwitchExprSyntax.self) {
-            unsupported(expression.firstToken(viewMode: .sourceAccurate)!, "'switch' used as a value", "assign the value in each case of a switch statement, or use 'if'/'else'")
+        if let switchExpression = expression.as(SwitchExprSyntax.self) {
+            checkSwitch(switchExpression)
             return
         }
         if let closure = expression.as(ClosureExprSyntax.self) {
-            unsupported(closure, "a closure here", Self.closureFix)
+            checkClosure(closure)
+            return
+        }
+        if let inOut = expression.as(InOutExprSyntax.self) {
+            checkExpression(inOut.expression)
+            return
+        }
+        if let generic = expression.as(GenericSpecializationExprSyntax.self) {
+            checkExpression(generic.expression)
             return
         }
         if let macro = expression.as(MacroExpansionExprSyntax.self) {
             unsupported(macro, "the macro '#\(macro.macroName.text)' here", macro.macroName.text == "Playground" ? "#Playground blocks cannot nest; move it to top level" : "remove it")
             return
         }
-        if expression.is(KeyPathExprSyntax.self) {
-            unsupported(expression, "a key path", "access the member directly")
+        if let keyPath = expression.as(KeyPathExprSyntax.self) {
+            for component in keyPath.components.fastElements {
+                guard case .property = component.component else {
+                    unsupported(component, "this key path component", "key paths name properties: \\.name or \\.address.city")
+                    continue
+                }
+            }
             return
         }
         if expression.is(RegexLiteralExprSyntax.self) {
@@ -499,47 +543,75 @@ public struct SupportedSwiftChecker {
 
     private mutating func checkCall(_ call: FunctionCallExprSyntax) {
         let callee = call.calledExpression
-        if !(callee.is(DeclReferenceExprSyntax.self) || callee.is(MemberAccessExprSyntax.self)) {
-            if let specialized = callee.as(GenericSpecializationExprSyntax.self) {
-                unsupported(specialized.genericArgumentClause, "an explicit generic argument", "write the value as a literal, such as [] or [:] with a type annotation")
-            } else {
-                checkExpression(callee)
-            }
-        } else {
-            checkExpression(callee)
-        }
+        checkExpression(callee)
         if let reference = callee.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil,
            let first = reference.baseName.text.unicodeScalars.first, first.properties.isLowercase,
-           reference.baseName.text != "print"
+           !Self.standardFunctions.contains(reference.baseName.text), !declaredNames.contains(reference.baseName.text),
+           typeDepth == 0
         {
-            // Free functions: the evaluator has print and initializers (capitalized type names) only.
+            // Free functions: the standard ones the evaluator has, and those the file declares.
             unsupported(reference, "the function '\(reference.baseName.text)(...)'",
-                        "prompt files call print, initializers of FoundationModels and file types, and methods of values; compute the value with operators, if or a for-in loop")
+                        "prompt files call functions they declare, print, debugPrint, dump, max, min, abs, zip, stride and type(of:), initializers, and methods of values")
         }
         for argument in call.arguments.fastElements { checkExpression(argument.expression) }
         var builderAllowed = false
-        var functionalMethod = false
         if let reference = callee.as(DeclReferenceExprSyntax.self) {
             builderAllowed = Self.builderCallees.contains(reference.baseName.text)
         } else if let member = callee.as(MemberAccessExprSyntax.self) {
             builderAllowed = Self.builderMethods.contains(member.declName.baseName.text)
                 || (member.declName.baseName.text == "init" && Self.builderCallees.contains(member.base?.trimmedText ?? ""))
-            functionalMethod = member.base != nil && Self.closureMethods.contains(member.declName.baseName.text)
         }
         if let closure = call.trailingClosure {
             if builderAllowed {
                 if let signature = closure.signature { unsupported(signature, "a builder closure signature", "remove it") }
                 checkBuilder(closure.statements)
-            } else if functionalMethod, call.arguments.isEmpty {
-                if let captures = closure.signature?.capture { unsupported(captures, "a capture list", "remove it; closures see the enclosing values") }
-                checkStatements(closure.statements)
             } else {
-                unsupported(closure, "a trailing closure here", Self.closureFix)
+                checkClosure(closure)
             }
         }
-        for extra in call.additionalTrailingClosures.fastElements {
-            unsupported(extra.closure, "a second trailing closure", Self.closureFix)
+        for extra in call.additionalTrailingClosures.fastElements { checkClosure(extra.closure) }
+    }
+
+    /// Types of frameworks prompt files do not have: UI (SwiftUI, UIKit, AppKit) and
+    /// file, network and process I/O outside tools. A file that declares the name itself may use it.
+    public static let unavailableTypes: Set<String> = [
+        "View", "Text", "Button", "VStack", "HStack", "ZStack", "List", "ForEach", "NavigationStack", "NavigationView",
+        "Image", "Color", "Label", "TextField", "TextEditor", "Form", "Section", "ScrollView", "ProgressView", "Toggle",
+        "Picker", "Spacer", "Divider", "Group", "Sheet", "Alert", "UIImage", "UIColor", "UIView", "UIViewController",
+        "UIApplication", "NSImage", "NSColor", "NSView", "NSApplication", "URLSession", "URLRequest", "FileManager",
+        "FileHandle", "Bundle", "ProcessInfo", "Process", "UserDefaults", "NotificationCenter", "DispatchQueue",
+        "Timer", "CLLocationManager", "HKHealthStore", "EKEventStore", "CNContactStore", "MKMapView", "Task",
+    ]
+
+    /// The type an extension of a standard-library protocol extends in prompt files
+    /// (`extension Collection` adds to arrays, `extension StringProtocol` to strings).
+    public static func extendedTypeName(_ written: String) -> String {
+        let name = written.split(separator: "<").first.map(String.init) ?? written
+        switch name {
+        case "Collection", "Sequence", "RandomAccessCollection", "BidirectionalCollection", "MutableCollection", "RangeReplaceableCollection":
+            return "Array"
+        case "StringProtocol", "Substring": return "String"
+        case "BinaryInteger", "FixedWidthInteger", "SignedInteger", "Numeric", "SignedNumeric": return "Int"
+        case "BinaryFloatingPoint", "FloatingPoint", "Float", "CGFloat": return "Double"
+        default: return name
         }
+    }
+
+    /// The free functions the evaluator provides.
+    public static let standardFunctions: Set<String> = [
+        "print", "debugPrint", "dump", "max", "min", "abs", "zip", "stride", "type", "precondition", "assert", "fatalError",
+        "preconditionFailure",
+    ]
+
+    /// A closure as a value: its body is ordinary statements. Capture lists may
+    /// only name `self` (`[weak self]`), since values are captured by reference.
+    private mutating func checkClosure(_ closure: ClosureExprSyntax) {
+        if let captures = closure.signature?.capture {
+            for item in captures.items.fastElements where item.name.text != "self" && item.expression.trimmedText != "self" {
+                unsupported(item, "capturing '\(item.trimmedText)' by value", "remove it from the capture list; closures see variables by reference")
+            }
+        }
+        checkStatements(closure.statements)
     }
 
     /// An `if` and its `else` chain; inside a builder, the branches are builder statements.
@@ -655,52 +727,6 @@ public struct SupportedSwiftChecker {
         checkPattern(pattern, allowBindings: false)
     }
 
-    /// `catch` patterns the evaluator matches: `let e`, `let e as T`,
-    /// `T.someCase`, `.someCase`, `T.someCase(let context)`.
-    private mutating func checkCatchPattern(_ pattern: PatternSyntax) {
-        if let binding = pattern.as(ValueBindingPatternSyntax.self) {
-            if binding.pattern.is(IdentifierPatternSyntax.self) { return }
-            if let expression = binding.pattern.as(ExpressionPatternSyntax.self)?.expression,
-               Self.isNameCast(expression) {
-                return
-            }
-        } else if let expression = pattern.as(ExpressionPatternSyntax.self)?.expression {
-            if expression.is(MemberAccessExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self) { return }
-            if let call = expression.as(FunctionCallExprSyntax.self), call.calledExpression.is(MemberAccessExprSyntax.self),
-               call.arguments.count == 1, let only = call.arguments.first, only.label == nil, Self.isSingleBinding(only.expression)
-            {
-                return
-            }
-        }
-        unsupported(pattern, "the catch pattern '\(pattern.trimmedText)'", "use catch, catch let error, catch let error as SomeError, catch SomeError.someCase or catch SomeError.someCase(let context)")
-    }
-
-    /// `e as T` (inside `let`), before or after operator folding.
-    private static func isNameCast(_ expression: ExprSyntax) -> Bool {
-        if let sequence = expression.as(SequenceExprSyntax.self) {
-            let elements = Array(sequence.elements)
-            return elements.count == 3 && isBoundName(elements[0]) && elements[1].is(UnresolvedAsExprSyntax.self)
-                && elements[1].as(UnresolvedAsExprSyntax.self)?.questionOrExclamationMark == nil && elements[2].is(TypeExprSyntax.self)
-        }
-        if let cast = expression.as(AsExprSyntax.self) {
-            return isBoundName(cast.expression) && cast.questionOrExclamationMark == nil
-        }
-        return false
-    }
-
-    private static func isBoundName(_ expression: ExprSyntax) -> Bool {
-        expression.as(PatternExprSyntax.self)?.pattern.is(IdentifierPatternSyntax.self) == true
-            || expression.is(DeclReferenceExprSyntax.self)
-    }
-
-    /// `let context`, `var context` or `_` inside a case payload.
-    private static func isSingleBinding(_ expression: ExprSyntax) -> Bool {
-        if expression.is(DiscardAssignmentExprSyntax.self) { return true }
-        guard let pattern = expression.as(PatternExprSyntax.self)?.pattern else { return false }
-        if pattern.is(WildcardPatternSyntax.self) { return true }
-        return pattern.as(ValueBindingPatternSyntax.self)?.pattern.is(IdentifierPatternSyntax.self) == true
-    }
-
     private mutating func checkPattern(_ pattern: PatternSyntax, allowBindings: Bool) {
         if pattern.is(IdentifierPatternSyntax.self) || pattern.is(WildcardPatternSyntax.self) || pattern.is(MissingPatternSyntax.self) {
             return
@@ -713,10 +739,11 @@ public struct SupportedSwiftChecker {
             checkCasePattern(expressionPattern.expression)
             return
         }
-        if pattern.is(TuplePatternSyntax.self) {
-            unsupported(pattern, "a tuple pattern", "bind one value per 'let'")
+        if let tuple = pattern.as(TuplePatternSyntax.self) {
+            for element in tuple.elements.fastElements { checkPattern(element.pattern, allowBindings: allowBindings) }
             return
         }
+        if pattern.is(IsTypePatternSyntax.self) { return }
         unsupported(pattern, "the pattern '\(pattern.trimmedText)'", "use a name, '_', or an enum case such as .unavailable(let reason)")
     }
 
@@ -741,8 +768,19 @@ public struct SupportedSwiftChecker {
             for element in sequence.elements.fastElements { checkSequenceElement(element) }
             return
         }
-        if let tuple = expression.as(TupleExprSyntax.self), !(tuple.elements.count == 1 && tuple.elements.first?.label == nil) {
-            unsupported(tuple, "a tuple pattern", "match one value per case, or nest a switch")
+        if let tuple = expression.as(TupleExprSyntax.self) {
+            for element in tuple.elements.fastElements { checkCasePattern(element.expression) }
+            return
+        }
+        if let optional = expression.as(OptionalChainingExprSyntax.self) {
+            checkCasePattern(optional.expression)
+            return
+        }
+        if let sequence = expression.as(SequenceExprSyntax.self) {
+            // `let x as T` before folding.
+            for element in sequence.elements.fastElements {
+                if let inner = element.as(PatternExprSyntax.self) { checkPattern(inner.pattern, allowBindings: true) } else { checkSequenceElement(element) }
+            }
             return
         }
         checkExpression(expression)
@@ -803,6 +841,48 @@ private final class EffectFinder: SyntaxVisitor {
             found = true
             return .skipChildren
         }
+        return .visitChildren
+    }
+}
+
+/// The names a file declares anywhere (functions, variables, parameters,
+/// closure parameters, pattern bindings).
+final class DeclaredNames: SyntaxVisitor {
+    var names: Set<String> = []
+
+    static func collect(in node: Syntax) -> Set<String> {
+        let visitor = DeclaredNames(viewMode: .sourceAccurate)
+        visitor.walk(node)
+        return visitor.names
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        names.insert(node.name.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
+        names.insert(node.identifier.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
+        names.insert((node.secondName ?? node.firstName).text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClosureShorthandParameterSyntax) -> SyntaxVisitorContinueKind {
+        names.insert(node.name.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClosureParameterSyntax) -> SyntaxVisitorContinueKind {
+        names.insert((node.secondName ?? node.firstName).text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: EnumCaseElementSyntax) -> SyntaxVisitorContinueKind {
+        names.insert(node.name.text)
         return .visitChildren
     }
 }

@@ -158,9 +158,10 @@ extension Interpreter {
         guard let index = indexes.first else { throw error("a subscript needs an index", node) }
         switch (base, index) {
         case (.array(var a), .int(let i)):
-            guard a.indices.contains(i) else { throw error("index \(i) is out of range (count \(a.count))", node) }
+            let index = try checked(node) { () throws(Arithmetic.Failure) in try Arithmetic.index(i, count: a.count) }
             base = .null  // keep the array uniquely referenced while it changes
-            try await change(&a[i])
+            try await change(&a[index])
+            if a[index].isContainer { try budget.value(a[index], node) }
             base = .array(a)
         case (.dictionary(var pairs), _):
             let existing = pairs.firstIndex { Value.equal($0.key, index) }

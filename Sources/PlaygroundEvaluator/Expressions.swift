@@ -244,8 +244,8 @@ extension Interpreter {
         }
         if op == "==" || op == "!=" {
             // Comparing walks both values: bounded like printing them.
-            if left.isContainer { try budget.value(left, e, rendered: true) }
-            if right.isContainer { try budget.value(right, e, rendered: true) }
+            if left.isContainer { try budget.value(left, at, rendered: true) }
+            if right.isContainer { try budget.value(right, at, rendered: true) }
         }
         switch op {
         case "==": return .bool(try await equal(left, right))

@@ -32,6 +32,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+        // HTTP and TLS for server models; server-sent events parsing from swift-openapi-runtime
+        // (mattt/EventSource 1.1.1 does not build on Linux: it needs URLSession.bytes).
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // JSON through json-c, wrapped once.
@@ -62,6 +67,12 @@ let package = Package(
         // FoundationModels semantics over a LanguageModel protocol.
         .target(name: "FoundationModelsRuntime", dependencies: ["Schema", "JSON", "Guidance"]),
         .target(name: "EmbeddedModel", dependencies: ["FoundationModelsRuntime", "Inference", "Guidance", "Tokenizer"]),
+        // PrivateCloudComputeLanguageModel's backend: an OpenAI-compatible server over HTTP.
+        .target(name: "ServerModel", dependencies: [
+            "FoundationModelsRuntime", "JSON", "Schema",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        ]),
         .target(name: "PlaygroundEvaluator", dependencies: [
             "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
@@ -77,7 +88,7 @@ let package = Package(
 
         .target(name: "FMPlayCommands", dependencies: [
             "JSON", "Schema", "PromptLanguage", "GGUF", "Tokenizer", "Inference", "Guidance",
-            "FoundationModelsRuntime", "EmbeddedModel", "PlaygroundEvaluator", "LanguageServer",
+            "FoundationModelsRuntime", "EmbeddedModel", "ServerModel", "PlaygroundEvaluator", "LanguageServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "fmplay", dependencies: ["FMPlayCommands"]),
@@ -97,5 +108,11 @@ let package = Package(
         .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Surface", "Inference"]),
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON", "PromptLanguage"]),
         .testTarget(name: "CLITests", dependencies: ["JSON"]),
+        .testTarget(name: "ServerModelTests", dependencies: [
+            "ServerModel", "FoundationModelsRuntime", "JSON", "Schema", "PlaygroundEvaluator", "Inference",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
     ]
 )

@@ -52,7 +52,10 @@ enum LanguageServerBackend {
         return EvaluatorRunner(
             configuration: { settings in
                 EvaluationConfiguration(
-                    model: try models.model(path: settings.modelPath), seed: settings.seed ?? GenerationOptions.defaultSeed,
+                    model: try models.model(path: settings.modelPath),
+                    serverModel: try ServerModelFactory.make(url: settings.serverURL, model: settings.serverModel,
+                                                             apiKeyFile: settings.serverAPIKeyFile, environment: environment),
+                    seed: settings.seed ?? GenerationOptions.defaultSeed,
                     maximumResponseTokens: settings.maximumTokens, cache: cache)
             },
             tokenCounter: { text, settings in models.tokenizer(path: settings.modelPath).map { $0.tokenize(text, addSpecial: false).count } })

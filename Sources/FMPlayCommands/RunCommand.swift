@@ -64,6 +64,15 @@ public struct RunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-cache"), help: "Ignore and do not write cached results.")
     var noCache = false
 
+    @Option(help: ArgumentHelp("The OpenAI-compatible endpoint serving PrivateCloudComputeLanguageModel (default: $FMPLAY_SERVER_URL).",
+                               discussion: "For example http://127.0.0.1:8080/v1. $FMPLAY_SERVER_MODEL names the model; the API key comes "
+                                   + "from $FMPLAY_SERVER_API_KEY or the file $FMPLAY_SERVER_API_KEY_FILE, never from the command line.",
+                               valueName: "url"))
+    var server: String?
+
+    @Option(help: "How many blocks run at once (default 1). Output is printed in file and block order whatever the value.")
+    var jobs: Int = 1
+
     @Option(help: .hidden)
     var backend: String?
 
@@ -83,20 +92,41 @@ public struct RunCommand: AsyncParsableCommand {
         {
             throw usage(problem)
         }
+        if jobs < 1 || jobs > 64 { throw usage("--jobs must be from 1 to 64") }
 
         let files: [String]
         do { files = try PromptFiles.expand(paths) } catch { throw usage("\(error)") }
         let languageModel: (any LanguageModel)?
         do { languageModel = try ModelFactory.makeModel(backend: backend, modelPath: model) } catch { throw usage("\(error)") }
 
+        let serverModel: PrivateCloudComputeLanguageModel
+        do { serverModel = try ServerModelFactory.make(url: server) } catch { throw usage("\(error)") }
+
         var configuration = EvaluationConfiguration(
-            model: languageModel, seed: seed, temperature: temperature, maximumResponseTokens: maxTokens ?? Self.defaultMaximumTokens, timeout: timeout,
+            model: languageModel, serverModel: serverModel, seed: seed, temperature: temperature, maximumResponseTokens: maxTokens ?? Self.defaultMaximumTokens, timeout: timeout,
             cache: noCache ? nil : ResultCache(directory: ResultCache.defaultDirectory(environment: environment)))
         configuration.limits = limits
         let evaluator = PlaygroundEvaluator(configuration: configuration)
         let selection: PlaygroundEvaluator.Selection = block.map { .named($0) } ?? line.map { .line($0) } ?? .all
         let printer = RunPrinter(format: format, isTerminal: isatty(STDOUT_FILENO) == 1 && format == .text)
 
+        var results: [FileResult] = []
+        if jobs > 1 {
+            results = await RunScheduler(evaluator: evaluator, selection: selection, jobs: jobs).run(files: files, printer: printer)
+        } else {
+            results = await runInOrder(files, evaluator: evaluator, selection: selection, printer: printer)
+        }
+        printer.finish(results)
+        if results.contains(where: { $0.error != nil }) { throw ExitCode(2) }
+        if (block != nil || line != nil), results.allSatisfy({ $0.blocks.isEmpty }) {
+            throw usage("no block matches \(block.map { "--block \($0)" } ?? "--line \(line!)")")
+        }
+        if !results.allSatisfy(\.succeeded) { throw ExitCode(1) }
+    }
+
+    /// One block after the other, printing as results arrive.
+    private func runInOrder(_ files: [String], evaluator: PlaygroundEvaluator, selection: PlaygroundEvaluator.Selection,
+                            printer: RunPrinter) async -> [FileResult] {
         var results: [FileResult] = []
         for path in files {
             guard let data = FileManager.default.contents(atPath: path), let source = String(data: data, encoding: .utf8) else {
@@ -109,12 +139,7 @@ public struct RunCommand: AsyncParsableCommand {
             let result = await evaluator.evaluate(source: source, path: path, selection: selection) { event in printer.handle(event) }
             results.append(result)
         }
-        printer.finish(results)
-        if results.contains(where: { $0.error != nil }) { throw ExitCode(2) }
-        if (block != nil || line != nil), results.allSatisfy({ $0.blocks.isEmpty }) {
-            throw usage("no block matches \(block.map { "--block \($0)" } ?? "--line \(line!)")")
-        }
-        if !results.allSatisfy(\.succeeded) { throw ExitCode(1) }
+        return results
     }
 
     /// `EvaluationLimits` with the options given.

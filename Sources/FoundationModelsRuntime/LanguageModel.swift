@@ -67,10 +67,14 @@ public struct GenerationRequest: Sendable, Hashable {
     /// The seed to use when `options.samplingMode` carries none: the session's
     /// fixed default, so the same file gives the same output.
     public var seed: UInt64
+    /// Whether the caller streams the response (`streamResponse`): a server
+    /// model then asks for server-sent events; otherwise one JSON answer.
+    public var streaming: Bool
 
     public init(transcript: Transcript, schema: GenerationSchema? = nil, includeSchemaInPrompt: Bool = true,
                 tools: [Transcript.ToolDefinition] = [], options: GenerationOptions = GenerationOptions(),
-                seed: UInt64 = GenerationOptions.defaultSeed) {
+                seed: UInt64 = GenerationOptions.defaultSeed, streaming: Bool = false) {
+        self.streaming = streaming
         self.transcript = transcript
         self.schema = schema
         self.includeSchemaInPrompt = includeSchemaInPrompt

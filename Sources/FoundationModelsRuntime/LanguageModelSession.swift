@@ -158,7 +158,7 @@ public final class LanguageModelSession: Sendable {
         }
     }
 
-    func run(prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool, options: GenerationOptions,
+    func run(prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool, options: GenerationOptions, streaming: Bool = false,
              onProgress: @Sendable (Progress) -> Void) async throws -> RawResponse {
         // Claim the session and record the prompt on a working copy.
         let start = ContinuousClock.now
@@ -189,7 +189,7 @@ public final class LanguageModelSession: Sendable {
         while true {
             try Task.checkCancellation()
             let request = GenerationRequest(transcript: working, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
-                                            tools: definitions, options: options, seed: defaultSeed)
+                                            tools: definitions, options: options, seed: defaultSeed, streaming: streaming)
             var text = ""
             var tokens = 0
             var calls: [Transcript.ToolCall] = []

@@ -71,7 +71,7 @@ final class StreamRun<Content: Generable>: Sendable {
         let task = Task { [self] in
             do {
                 let raw = try await session.run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
-                                                options: options) { progress in
+                                                options: options, streaming: true) { progress in
                     guard let partial = try? Content.partiallyGenerated(from: progress.content) else { return }
                     continuation.yield(.init(content: partial, rawContent: progress.content, tokenCount: progress.tokens))
                 }

@@ -23,6 +23,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maximumTokens: Int?
     /// The longest an inlay hint's text gets, in characters.
     public var hintLength = 40
+    /// The OpenAI-compatible endpoint behind `PrivateCloudComputeLanguageModel`; nil: $FMPLAY_SERVER_URL.
+    public var serverURL: String?
+    /// The model name sent to it; nil: $FMPLAY_SERVER_MODEL, else the server's first.
+    public var serverModel: String?
+    /// A file holding its API key; nil: $FMPLAY_SERVER_API_KEY(_FILE). The key itself is never a setting.
+    public var serverAPIKeyFile: String?
 
     public init() {}
 
@@ -34,6 +40,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         ("seed", "sampling seed when the file sets none"),
         ("maxTokens", "maximum response tokens per model call"),
         ("hintLength", "maximum inlay hint length in characters (default 40)"),
+        ("serverURL", "OpenAI-compatible endpoint for PrivateCloudComputeLanguageModel, e.g. http://127.0.0.1:8080/v1 (default: $FMPLAY_SERVER_URL)"),
+        ("serverModel", "model name sent to the server (default: $FMPLAY_SERVER_MODEL, else the server's first model)"),
+        ("serverAPIKeyFile", "file with the server's API key (default: $FMPLAY_SERVER_API_KEY or $FMPLAY_SERVER_API_KEY_FILE)"),
     ]
 
     /// Every key `apply` accepts (documented keys and their aliases).
@@ -74,6 +83,14 @@ public struct ServerConfiguration: Sendable, Equatable {
                 if member.isNull { maximumTokens = nil } else if let n = member.intValue, n > 0 { maximumTokens = n } else {
                     problems.append("setting \(key) must be a positive integer, not \(member.kindDescription)")
                 }
+            case "serverURL", "serverModel", "serverAPIKeyFile":
+                if member.isNull {
+                    setServer(key, nil)
+                } else if let text = member.stringValue, !text.isEmpty {
+                    setServer(key, text)
+                } else {
+                    problems.append("setting \(key) must be a non-empty string, not \(member.kindDescription)")
+                }
             case "hintLength":
                 if let n = member.intValue, n >= 8, n <= 1000 { hintLength = n } else {
                     problems.append("setting hintLength must be an integer from 8 to 1000, not \(member.kindDescription)")
@@ -83,5 +100,13 @@ public struct ServerConfiguration: Sendable, Equatable {
             }
         }
         return problems
+    }
+
+    private mutating func setServer(_ key: String, _ value: String?) {
+        switch key {
+        case "serverURL": serverURL = value
+        case "serverModel": serverModel = value
+        default: serverAPIKeyFile = value
+        }
     }
 }

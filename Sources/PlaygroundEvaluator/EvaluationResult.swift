@@ -26,10 +26,13 @@ public struct EvaluationResult: Sendable, Hashable {
     public var toolCalls: [ToolCallRecord]
     /// The session's transcript after a `respond` (readable form).
     public var transcript: String?
+    /// The model that answered (its name), for responses and streams.
+    public var model: String?
 
     public init(kind: Kind, line: Int, column: Int, endLine: Int, endColumn: Int, iteration: Int = 0, typeName: String? = nil,
                 content: JSONValue, text: String, usage: Usage? = nil, timeToFirstToken: Double? = nil, tokensPerSecond: Double? = nil,
-                snapshots: Int = 0, toolCalls: [ToolCallRecord] = [], transcript: String? = nil) {
+                snapshots: Int = 0, toolCalls: [ToolCallRecord] = [], transcript: String? = nil, model: String? = nil) {
+        self.model = model
         self.kind = kind
         self.line = line
         self.column = column
@@ -118,6 +121,7 @@ extension EvaluationResult {
             })
         }
         if let transcript { object["transcript"] = .string(transcript) }
+        if let model { object["model"] = .string(model) }
         return .object(object)
     }
 
@@ -137,7 +141,7 @@ extension EvaluationResult {
                       ToolCallRecord(name: $0["name"]?.stringValue ?? "", arguments: $0["arguments"] ?? .null,
                                      output: $0["output"]?.stringValue ?? "")
                   },
-                  transcript: json["transcript"]?.stringValue)
+                  transcript: json["transcript"]?.stringValue, model: json["model"]?.stringValue)
     }
 }
 

@@ -38,6 +38,9 @@ final class Interpreter: @unchecked Sendable {
     private var scopes: [[String: Value]] = [[:]]
     /// The statement being executed, for placing uncaught errors.
     var currentStatementRange: Range<Int> = 0..<0
+    /// Set when the block read the server model's availability or quota, or a
+    /// server request failed for a passing reason: its results are not cached.
+    var readsServerState = false
 
     init(context: EvaluationContext, recorder: ResultRecorder) {
         self.context = context
@@ -402,6 +405,7 @@ final class Interpreter: @unchecked Sendable {
 
     func errorMatches(_ error: any Error, caseName: String) -> Bool {
         if let generation = error as? GenerationError { return generation.caseName == caseName }
+        if let server = error as? PrivateCloudComputeLanguageModel.Error { return server.caseName == caseName }
         if let thrown = error as? ThrownValue, case .enumCase(_, let name, _) = thrown.value { return name == caseName }
         return false
     }
@@ -464,6 +468,7 @@ final class Interpreter: @unchecked Sendable {
         let last = typeName.split(separator: ".").last.map(String.init) ?? typeName
         switch last {
         case "GenerationError", "LanguageModelError": return error is GenerationError
+        case "Error" where typeName.hasSuffix("PrivateCloudComputeLanguageModel.Error"): return error is PrivateCloudComputeLanguageModel.Error
         case "ToolCallError": return error is ToolCallError
         case "Error": return true
         default:

@@ -31,6 +31,8 @@ extension Interpreter {
         case "disallowed": return .toolCallingMode(.disallowed)
         case "default": return .model(context.systemModel(useCase: .general))
         case "available": return .enumCase(type: "SystemLanguageModel.Availability", name: "available", payload: [])
+        case "systemNotReady":
+            return .enumCase(type: "PrivateCloudComputeLanguageModel.Availability.UnavailableReason", name: name, payload: [])
         case "modelNotReady", "deviceNotEligible", "appleIntelligenceNotEnabled":
             return .enumCase(type: "SystemLanguageModel.Availability.UnavailableReason", name: name, payload: [])
         // Double's statics where a Double is expected (`let x: Double = .infinity`, `-.infinity`).

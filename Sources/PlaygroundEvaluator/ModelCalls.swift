@@ -10,10 +10,12 @@ extension Interpreter {
     /// string, an `Instructions` value or a trailing builder closure.
     func makeSession(_ e: FunctionCallExprSyntax) async throws -> Value {
         let args = try await arguments(e.arguments)
-        var model = context.systemModel(useCase: .general)
-        if let value = args.value("model") {
-            guard case .model(let m) = value else { throw error("model: must be a SystemLanguageModel", e) }
-            model = m
+        var model: any LanguageModel = context.systemModel(useCase: .general)
+        switch args.value("model") {
+        case nil: break
+        case .model(let m)?: model = m
+        case .serverModel(let m)?: model = m
+        default: throw error("model: must be a SystemLanguageModel or PrivateCloudComputeLanguageModel", e)
         }
         var tools: [any Tool] = []
         if case .array(let values) = args.value("tools") ?? .array([]) {
@@ -100,17 +102,29 @@ extension Interpreter {
             let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
             return .stream(StreamValue(stream: stream, typeName: typeName, schema: schema, site: callSite, session: session))
         }
-        // Run as a stream so clients see progress live; the result is the same Response.
-        let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
-        for try await snapshot in stream {
-            recorder.publishSnapshot(callSite, kind: .response, typeName: typeName, value: convert(snapshot.rawContent, schema: schema),
-                                     tokens: snapshot.tokenCount)
+        let response: Response<GeneratedContent>
+        if session.model is PrivateCloudComputeLanguageModel {
+            // One JSON answer from the server, as respond(to:) asks for: its usage is exact
+            // (llama-cpp-python reports none in a stream).
+            do {
+                response = try await session.respond(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
+            } catch {
+                if Self.dependsOnServerState(error) { readsServerState = true }
+                throw error
+            }
+        } else {
+            // Run as a stream so clients see progress live; the result is the same Response.
+            let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
+            for try await snapshot in stream {
+                recorder.publishSnapshot(callSite, kind: .response, typeName: typeName, value: convert(snapshot.rawContent, schema: schema),
+                                         tokens: snapshot.tokenCount)
+            }
+            response = try await stream.collect()
         }
-        let response = try await stream.collect()
         let value = ResponseValue(content: convert(response.rawContent, schema: schema), rawContent: response.rawContent,
                                   entries: response.transcriptEntries, usage: response.usage)
         recorder.recordResponse(callSite, kind: .response, typeName: typeName, value: value, statistics: response.statistics,
-                                toolCalls: response.toolCalls, snapshots: 0, transcript: session.transcript)
+                                toolCalls: response.toolCalls, snapshots: 0, transcript: session.transcript, model: session.model.name)
         return .response(value)
     }
 
@@ -152,7 +166,7 @@ extension Interpreter {
         let value = ResponseValue(content: convert(response.rawContent, schema: stream.schema), rawContent: response.rawContent,
                                   entries: response.transcriptEntries, usage: response.usage)
         recorder.recordResponse(stream.site, kind: .stream, typeName: stream.typeName, value: value, statistics: response.statistics,
-                                toolCalls: response.toolCalls, snapshots: snapshots, transcript: stream.session.transcript)
+                                toolCalls: response.toolCalls, snapshots: snapshots, transcript: stream.session.transcript, model: stream.session.model.name)
         return value
     }
 

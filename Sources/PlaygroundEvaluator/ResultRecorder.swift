@@ -52,7 +52,7 @@ final class ResultRecorder: @unchecked Sendable {
 
     func recordResponse(_ site: CallSite, kind: EvaluationResult.Kind, typeName: String?, value: ResponseValue,
                         statistics: GenerationStatistics, toolCalls: [(call: Transcript.ToolCall, output: String)],
-                        snapshots: Int, transcript: Transcript?) {
+                        snapshots: Int, transcript: Transcript?, model: String) {
         append(EvaluationResult(
             kind: kind, line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn,
             iteration: iteration(site, consume: true), typeName: typeName,
@@ -60,7 +60,7 @@ final class ResultRecorder: @unchecked Sendable {
             text: value.content.description, usage: statistics.usage, timeToFirstToken: statistics.timeToFirstToken,
             tokensPerSecond: statistics.tokensPerSecond, snapshots: snapshots,
             toolCalls: toolCalls.map { ToolCallRecord(name: $0.call.toolName, arguments: $0.call.arguments.jsonValue, output: $0.output) },
-            transcript: transcript?.description))
+            transcript: transcript?.description, model: model))
     }
 
     func recordError(line: Int, column: Int, endLine: Int, endColumn: Int, message: String) {

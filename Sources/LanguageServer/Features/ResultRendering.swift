@@ -79,6 +79,7 @@ enum ResultRendering {
             if let rate = result.tokensPerSecond { usage += " · \(rate.formatted1) tok/s" }
             lines.append("")
             lines.append(usage)
+            if let model = result.model { lines.append(""); lines.append("Answered by \(model)") }
         }
         if let transcript = result.transcript, !transcript.isEmpty {
             lines.append("")

@@ -184,6 +184,8 @@ public final class LanguageModelSession: Sendable {
         // Seconds from the request to the first token of text, as the caller sees it.
         var timeToFirstToken: Double?
         var tokensPerSecond = 0.0
+        var renderedPrompt: String?
+        var stopReason: ResponseStopReason?
         var rounds = 0
 
         while true {
@@ -215,6 +217,8 @@ public final class LanguageModelSession: Sendable {
                 case .finished(let statistics):
                     usage = usage.adding(turn: statistics.usage, isFirst: isFirstTurn)
                     tokensPerSecond = statistics.tokensPerSecond
+                    renderedPrompt = statistics.renderedPrompt
+                    stopReason = statistics.stopReason
                 }
             }
             try Task.checkCancellation()
@@ -289,7 +293,8 @@ public final class LanguageModelSession: Sendable {
         }
         return RawResponse(content: content, entries: final.entries[firstNew...],
                            statistics: GenerationStatistics(usage: usage, timeToFirstToken: timeToFirstToken ?? 0,
-                                                            tokensPerSecond: tokensPerSecond))
+                                                            tokensPerSecond: tokensPerSecond, renderedPrompt: renderedPrompt,
+                                                            stopReason: stopReason))
     }
 
     /// Parses the final text: free text as a string, guided output as content

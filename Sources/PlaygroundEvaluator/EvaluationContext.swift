@@ -70,6 +70,10 @@ final class EvaluationContext: @unchecked Sendable {
     private(set) var toolBodies: [String: ToolBody] = [:]
     /// Computed property getters by `Type.property`.
     private(set) var computedProperties: [String: CodeBlockItemListSyntax] = [:]
+    /// `@Test(.evaluates(E()))`: the evaluation expression and the trait call, by body offset.
+    private(set) var testEvaluations: [Int: (ExprSyntax, FunctionCallExprSyntax)] = [:]
+    /// Methods of file types by `Type.name` (first declaration wins).
+    private(set) var methods: [String: FunctionDeclSyntax] = [:]
 
     init(file: PromptFile, configuration: EvaluationConfiguration) {
         self.file = file
@@ -99,6 +103,9 @@ final class EvaluationContext: @unchecked Sendable {
         var innerScope = scope
         if let decl = node.as(StructDeclSyntax.self) { innerScope = scope.map { $0 + "." } ?? "" ; innerScope! += decl.name.text }
         if let decl = node.as(EnumDeclSyntax.self) { innerScope = (scope.map { $0 + "." } ?? "") + decl.name.text }
+        if let function = node.as(FunctionDeclSyntax.self), let scope, methods[scope + "." + function.name.text] == nil {
+            methods[scope + "." + function.name.text] = function
+        }
         if let function = node.as(FunctionDeclSyntax.self), function.name.text == "call", let scope, let body = function.body {
             let parameter = function.signature.parameterClause.parameters.first
             let name = (parameter?.secondName ?? parameter?.firstName)?.text ?? "arguments"
@@ -107,14 +114,32 @@ final class EvaluationContext: @unchecked Sendable {
         if let closure = node.as(ClosureExprSyntax.self) {
             bodies[closure.statements.position.utf8Offset] = closure.statements
         }
+        // A top-level @Test function is a block; its `.evaluates(...)` argument runs first.
+        if scope == nil, let function = node.as(FunctionDeclSyntax.self), let body = function.body,
+           let test = function.attributes.compactMap({ $0.as(AttributeSyntax.self) }).first(where: { $0.attributeName.trimmedDescription == "Test" }) {
+            bodies[body.statements.position.utf8Offset] = body.statements
+            if case .argumentList(let list)? = test.arguments {
+                for argument in list {
+                    if let call = argument.expression.as(FunctionCallExprSyntax.self),
+                       call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "evaluates",
+                       let evaluation = call.arguments.first?.expression {
+                        testEvaluations[body.statements.position.utf8Offset] = (evaluation, call)
+                    }
+                }
+            }
+        }
         for child in node.children(viewMode: .sourceAccurate) { index(child, scope: innerScope) }
     }
 
     func body(of block: PlaygroundBlock) -> CodeBlockItemListSyntax? { bodies[block.body.position.utf8Offset] }
 
+    func testEvaluation(of block: PlaygroundBlock) -> (ExprSyntax, FunctionCallExprSyntax)? { testEvaluations[block.body.position.utf8Offset] }
+
     func initializer(of property: PropertyDeclaration) -> ExprSyntax? { initializers[property.nameRange.start.offset] }
 
     func callBody(ofTool type: TypeDeclaration) -> ToolBody? { toolBodies[type.qualifiedName] }
+
+    func method(_ name: String, of typeName: String) -> FunctionDeclSyntax? { methods[typeName + "." + name] }
 
     func computedProperty(_ name: String, of typeName: String) -> CodeBlockItemListSyntax? {
         computedProperties[typeName + "." + name]

@@ -38,6 +38,8 @@ final class Interpreter: @unchecked Sendable {
     private var scopes: [[String: Value]] = [[:]]
     /// The statement being executed, for placing uncaught errors.
     var currentStatementRange: Range<Int> = 0..<0
+    /// The result `EvaluationContext.current` answers inside a `@Test(.evaluates(...))` block.
+    var currentEvaluation: EvaluationRunValue?
 
     init(context: EvaluationContext, recorder: ResultRecorder) {
         self.context = context
@@ -62,6 +64,13 @@ final class Interpreter: @unchecked Sendable {
             return
         }
         throw error("cannot find '\(name)' in scope", node)
+    }
+
+    /// Every name visible here, innermost binding winning (what a closure captures).
+    func visibleBindings() -> [String: Value] {
+        var bindings: [String: Value] = [:]
+        for scope in scopes.dropFirst() { bindings.merge(scope) { _, inner in inner } }
+        return bindings
     }
 
     func withScope<T>(_ body: () async throws -> T) async rethrows -> T {

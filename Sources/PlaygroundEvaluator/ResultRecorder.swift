@@ -1,3 +1,4 @@
+import Evaluations
 import Foundation
 import FoundationModelsRuntime
 import JSON
@@ -53,14 +54,26 @@ final class ResultRecorder: @unchecked Sendable {
     func recordResponse(_ site: CallSite, kind: EvaluationResult.Kind, typeName: String?, value: ResponseValue,
                         statistics: GenerationStatistics, toolCalls: [(call: Transcript.ToolCall, output: String)],
                         snapshots: Int, transcript: Transcript?) {
-        append(EvaluationResult(
+        var result = EvaluationResult(
             kind: kind, line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn,
             iteration: iteration(site, consume: true), typeName: typeName,
             content: value.rawContent.stringValue.map(JSONValue.string) ?? value.rawContent.jsonValue,
             text: value.content.description, usage: statistics.usage, timeToFirstToken: statistics.timeToFirstToken,
             tokensPerSecond: statistics.tokensPerSecond, snapshots: snapshots,
             toolCalls: toolCalls.map { ToolCallRecord(name: $0.call.toolName, arguments: $0.call.arguments.jsonValue, output: $0.output) },
-            transcript: transcript?.description))
+            transcript: transcript?.description)
+        result.renderedPrompt = statistics.renderedPrompt
+        result.stopReason = statistics.stopReason?.rawValue
+        append(result)
+    }
+
+    /// The report of one `run()` of an evaluation: its text is the summary table.
+    func recordEvaluation(_ site: CallSite, report: EvaluationReport) {
+        var result = EvaluationResult(kind: .evaluation, line: site.line, column: site.column, endLine: site.endLine,
+                                      endColumn: site.endColumn, iteration: iteration(site, consume: true),
+                                      content: report.passRate.map(JSONValue.double) ?? .null, text: report.text)
+        result.evaluation = report
+        append(result)
     }
 
     func recordError(line: Int, column: Int, endLine: Int, endColumn: Int, message: String) {

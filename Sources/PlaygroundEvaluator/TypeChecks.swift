@@ -113,6 +113,7 @@ extension Value {
         case .dynamicSchema: return "DynamicGenerationSchema"
         case .dynamicProperty: return "DynamicGenerationSchema.Property"
         case .data: return "Data"
+        case .evaluations(let object): return object.typeName
         case .null, .array, .dictionary, .tuple, .error: return nil
         }
     }

@@ -44,6 +44,8 @@ indirect enum Value: @unchecked Sendable {
     case tuple([(label: String?, value: Value)])
     /// Bytes (`Data`), e.g. the JSON of `logFeedbackAttachment`.
     case data([UInt8])
+    /// A value of the Evaluations framework (metrics, samples, evaluators, results).
+    case evaluations(EvaluationsObject)
 
     var isNull: Bool { if case .null = self { true } else { false } }
 }
@@ -130,6 +132,7 @@ extension Value {
         case .tuple(let items):
             return "(" + items.map { ($0.label.map { "\($0): " } ?? "") + $0.value.debugDescription }.joined(separator: ", ") + ")"
         case .data(let bytes): return "\(bytes.count) bytes"
+        case .evaluations(let object): return object.description
         }
     }
 

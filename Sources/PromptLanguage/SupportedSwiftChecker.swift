@@ -42,6 +42,18 @@ public struct SupportedSwiftChecker {
     public static let builderMethods: Set<String> = ["respond", "streamResponse"]
     /// Methods whose trailing closure the evaluator calls per element.
     public static let closureMethods: Set<String> = ["map", "filter", "compactMap", "forEach"]
+    /// Evaluations (issue 15): initializers whose closure the evaluator keeps and calls later.
+    public static let evaluationClosureCallees: Set<String> = ["Evaluator", "ModelJudgePrompt"]
+    /// `aggregator.group("X") { ... }`, `aggregator.custom(of:label:) { ... }`.
+    public static let evaluationClosureMethods: Set<String> = ["group", "custom"]
+    /// Closure arguments of ModelJudgePrompt / pairwise judges.
+    public static let evaluationClosureLabels: Set<String> = ["evaluationTarget", "reference"]
+    /// Generic types that may be written with arguments (`ModelSample<String>(...)`).
+    public static let evaluationGenericTypes: Set<String> = [
+        "ModelSample", "ModelSubject", "Evaluator", "ModelJudgeEvaluator", "ToolCallEvaluator", "ModelJudgePrompt",
+    ]
+    /// Methods an Evaluation or EvaluatorProtocol struct declares, run by the evaluator.
+    public static let evaluationMethods: Set<String> = ["subject", "aggregateMetrics", "metrics"]
     static let closureFix = "closures are supported as the trailing closure of map, filter, compactMap and forEach (values.map { $0 + 1 }) and as Instructions { }, Prompt { } and respond { } builders"
 
     let source: SourceText
@@ -154,7 +166,7 @@ public struct SupportedSwiftChecker {
         }
     }
 
-    private mutating func checkDeclaration(_ decl: DeclSyntax, inType: Bool, inTool: Bool = false) {
+    private mutating func checkDeclaration(_ decl: DeclSyntax, inType: Bool, inTool: Bool = false, inEvaluation: Bool = false) {
         if decl.is(ImportDeclSyntax.self) {
             if inType { unsupported(decl, "an import inside a type", "move it to the top of the file") }
             return
@@ -162,9 +174,13 @@ public struct SupportedSwiftChecker {
         if decl.is(TypeAliasDeclSyntax.self) { return }
         let members: MemberBlockSyntax?
         var isTool = false
+        var isEvaluation = false
         if let node = decl.as(StructDeclSyntax.self) {
             members = node.memberBlock
             isTool = Self.conformsToTool(node.inheritanceClause)
+            isEvaluation = node.inheritanceClause?.inheritedTypes.contains {
+                ["Evaluation", "EvaluatorProtocol", "Evaluations.Evaluation", "Evaluations.EvaluatorProtocol"].contains($0.type.trimmedText)
+            } ?? false
         } else if let node = decl.as(EnumDeclSyntax.self) {
             members = node.memberBlock
         } else if let node = decl.as(ClassDeclSyntax.self) {
@@ -175,6 +191,15 @@ public struct SupportedSwiftChecker {
         } else if let node = decl.as(ProtocolDeclSyntax.self) {
             members = node.memberBlock
         } else if let function = decl.as(FunctionDeclSyntax.self) {
+            if !inType, SyntaxReading.testAttribute(function.attributes) != nil {
+                // A top-level @Test function runs like a #Playground block.
+                if let body = function.body { checkStatements(body.statements) }
+                return
+            }
+            if inEvaluation, Self.evaluationMethods.contains(function.name.text) {
+                if let body = function.body { checkStatements(body.statements) }
+                return
+            }
             checkFunction(function, inTool: inTool)
             return
         } else if let variable = decl.as(VariableDeclSyntax.self) {
@@ -203,7 +228,7 @@ public struct SupportedSwiftChecker {
             return
         }
         for member in (members?.members ?? []).fastElements {
-            checkDeclaration(member.decl, inType: true, inTool: isTool)
+            checkDeclaration(member.decl, inType: true, inTool: isTool, inEvaluation: isEvaluation)
         }
     }
 
@@ -457,6 +482,11 @@ public struct SupportedSwiftChecker {
             unsupported(closure, "a closure here", Self.closureFix)
             return
         }
+        if let macro = expression.as(MacroExpansionExprSyntax.self), ["expect", "require"].contains(macro.macroName.text) {
+            // Swift Testing's #expect / #require: the condition, then an optional comment.
+            for argument in macro.arguments.fastElements { checkExpression(argument.expression) }
+            return
+        }
         if let macro = expression.as(MacroExpansionExprSyntax.self) {
             unsupported(macro, "the macro '#\(macro.macroName.text)' here", macro.macroName.text == "Playground" ? "#Playground blocks cannot nest; move it to top level" : "remove it")
             return
@@ -500,7 +530,10 @@ public struct SupportedSwiftChecker {
     private mutating func checkCall(_ call: FunctionCallExprSyntax) {
         let callee = call.calledExpression
         if !(callee.is(DeclReferenceExprSyntax.self) || callee.is(MemberAccessExprSyntax.self)) {
-            if let specialized = callee.as(GenericSpecializationExprSyntax.self) {
+            if let specialized = callee.as(GenericSpecializationExprSyntax.self),
+               Self.evaluationGenericTypes.contains(specialized.expression.trimmedText) {
+                // ModelSample<String>(...): the Evaluations framework's generic types.
+            } else if let specialized = callee.as(GenericSpecializationExprSyntax.self) {
                 unsupported(specialized.genericArgumentClause, "an explicit generic argument", "write the value as a literal, such as [] or [:] with a type annotation")
             } else {
                 checkExpression(callee)
@@ -516,7 +549,20 @@ public struct SupportedSwiftChecker {
             unsupported(reference, "the function '\(reference.baseName.text)(...)'",
                         "prompt files call print, initializers of FoundationModels and file types, and methods of values; compute the value with operators, if or a for-in loop")
         }
-        for argument in call.arguments.fastElements { checkExpression(argument.expression) }
+        var evaluationClosure = false
+        if let reference = callee.as(DeclReferenceExprSyntax.self) {
+            evaluationClosure = Self.evaluationClosureCallees.contains(reference.baseName.text)
+        } else if let member = callee.as(MemberAccessExprSyntax.self) {
+            evaluationClosure = member.base != nil && Self.evaluationClosureMethods.contains(member.declName.baseName.text)
+        }
+        for argument in call.arguments.fastElements {
+            if let closure = argument.expression.as(ClosureExprSyntax.self),
+               evaluationClosure || Self.evaluationClosureLabels.contains(argument.label?.text ?? "") {
+                checkClosureBody(closure)
+            } else {
+                checkExpression(argument.expression)
+            }
+        }
         var builderAllowed = false
         var functionalMethod = false
         if let reference = callee.as(DeclReferenceExprSyntax.self) {
@@ -530,6 +576,8 @@ public struct SupportedSwiftChecker {
             if builderAllowed {
                 if let signature = closure.signature { unsupported(signature, "a builder closure signature", "remove it") }
                 checkBuilder(closure.statements)
+            } else if evaluationClosure {
+                checkClosureBody(closure)
             } else if functionalMethod, call.arguments.isEmpty {
                 if let captures = closure.signature?.capture { unsupported(captures, "a capture list", "remove it; closures see the enclosing values") }
                 checkStatements(closure.statements)
@@ -540,6 +588,12 @@ public struct SupportedSwiftChecker {
         for extra in call.additionalTrailingClosures.fastElements {
             unsupported(extra.closure, "a second trailing closure", Self.closureFix)
         }
+    }
+
+    /// A closure the evaluator keeps and calls (evaluators, aggregation groups, judge prompts).
+    private mutating func checkClosureBody(_ closure: ClosureExprSyntax) {
+        if let captures = closure.signature?.capture { unsupported(captures, "a capture list", "remove it; closures see the enclosing values") }
+        checkStatements(closure.statements)
     }
 
     /// An `if` and its `else` chain; inside a builder, the branches are builder statements.

@@ -544,7 +544,15 @@ public struct SupportedSwiftChecker {
             unsupported(reference, "the function '\(reference.baseName.text)(...)'",
                         "prompt files call print, initializers of FoundationModels and file types, and methods of values; compute the value with operators, if or a for-in loop")
         }
-        for argument in call.arguments.fastElements { checkExpression(argument.expression) }
+        for argument in call.arguments.fastElements {
+            // `lastIndex(where: { ... })`: a predicate closure of a collection method.
+            if let closure = argument.expression.as(ClosureExprSyntax.self), argument.label?.text == "where",
+               let member = callee.as(MemberAccessExprSyntax.self), Self.closureMethods.contains(member.declName.baseName.text) {
+                checkStatements(closure.statements)
+            } else {
+                checkExpression(argument.expression)
+            }
+        }
         var builderAllowed = false
         var functionalMethod = false
         var callback = false

@@ -72,6 +72,12 @@ extension Builtins {
             if needle.isContainer { try i.budget.value(.array(a), c.node, rendered: true) }
             return a.firstIndex { Value.equal($0, needle) }.map(Value.int) ?? .null
         },
+        "Array.lastIndex(of:)": on(array) { i, a, c in
+            let needle = try await c.arguments(i).value("of") ?? .null
+            return a.lastIndex { Value.equal($0, needle) }.map(Value.int) ?? .null
+        },
+        "Array.firstIndex(where:)": on(array) { i, a, c in try await i.index(where: a, c.callNode, last: false) },
+        "Array.lastIndex(where:)": on(array) { i, a, c in try await i.index(where: a, c.callNode, last: true) },
         "Array.map(_:)": on(array) { i, a, c in try await i.applyPerElement("map", a, c.callNode) },
         "Array.filter(_:)": on(array) { i, a, c in try await i.applyPerElement("filter", a, c.callNode) },
         "Array.compactMap(_:)": on(array) { i, a, c in try await i.applyPerElement("compactMap", a, c.callNode) },
@@ -128,6 +134,17 @@ extension Builtins {
 
 extension Interpreter {
     /// `map`, `filter`, `compactMap`, `forEach`: the closure (trailing or the argument) per element.
+    /// `firstIndex(where:)` / `lastIndex(where:)`: the predicate as a trailing closure or the `where:` argument.
+    func index(where elements: [Value], _ e: FunctionCallExprSyntax, last: Bool) async throws -> Value {
+        guard let closure = e.trailingClosure ?? e.arguments.first.flatMap({ $0.expression.as(ClosureExprSyntax.self) }) else {
+            throw error("\(last ? "lastIndex" : "firstIndex")(where:) needs a closure", e)
+        }
+        for index in last ? Array(elements.indices.reversed()) : Array(elements.indices) {
+            if case .bool(true) = try await apply(closure, [elements[index]]) { return .int(index) }
+        }
+        return .null
+    }
+
     func applyPerElement(_ name: String, _ elements: [Value], _ e: FunctionCallExprSyntax) async throws -> Value {
         guard let closure = e.trailingClosure ?? e.arguments.first.flatMap({ $0.expression.as(ClosureExprSyntax.self) }) else {
             throw error("\(name) needs a closure", e)

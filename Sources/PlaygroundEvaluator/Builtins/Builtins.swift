@@ -185,6 +185,7 @@ extension Value {
     var hasDynamicMembers: Bool {
         switch self {
         case .content, .snapshot: true
+        case .structure("SessionPropertyValues", _): true
         default: false
         }
     }

@@ -48,6 +48,10 @@ let package = Package(
         .target(name: "Inference", dependencies: ["GGUF", "Tokenizer", "Kernels"], swiftSettings: engineFlags),
         .target(name: "Guidance", dependencies: ["Schema"], swiftSettings: engineFlags),
 
+        // Where model files are on this machine (flags, environment, installed packages via python3,
+        // Hugging Face and Ollama stores): outside the engine, which only opens the file it is given.
+        .target(name: "ModelDiscovery", dependencies: ["GGUF"]),
+
         // The table of the prompt-file surface (types, members, labels, cases, functions); no dependencies.
         .target(name: "Surface"),
 
@@ -76,11 +80,14 @@ let package = Package(
         ]),
 
         .target(name: "FMPlayCommands", dependencies: [
-            "JSON", "Schema", "PromptLanguage", "GGUF", "Tokenizer", "Inference", "Guidance",
+            "JSON", "Schema", "PromptLanguage", "GGUF", "Tokenizer", "Inference", "Guidance", "ModelDiscovery",
             "FoundationModelsRuntime", "EmbeddedModel", "PlaygroundEvaluator", "LanguageServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "fmplay", dependencies: ["FMPlayCommands"]),
+
+        // The one seeded random generator the test suites share.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "SchemaTests", dependencies: ["Schema", "JSON"]),
@@ -91,11 +98,11 @@ let package = Package(
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "EngineTests", dependencies: ["GGUF", "Tokenizer", "Kernels", "Inference", "JSON"], exclude: ["Reference"]),
-        .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Schema", "JSON", "GGUF", "Tokenizer", "Inference", "FoundationModelsRuntime", "EmbeddedModel", "PromptLanguage", "PlaygroundEvaluator"]),
+        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "GGUF", "Tokenizer", "Kernels", "Inference", "ModelDiscovery", "JSON"], exclude: ["Reference"]),
+        .testTarget(name: "GuidanceTests", dependencies: ["TestSupport", "Guidance", "Schema", "JSON", "GGUF", "Tokenizer", "Inference", "FoundationModelsRuntime", "EmbeddedModel", "PromptLanguage", "PlaygroundEvaluator"]),
         .testTarget(name: "RuntimeTests", dependencies: ["FoundationModelsRuntime", "EmbeddedModel", "Inference", "Schema", "JSON"]),
         .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Surface", "Inference"]),
-        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON", "PromptLanguage"]),
+        .testTarget(name: "LanguageServerTests", dependencies: ["TestSupport", "LanguageServer", "JSON", "PromptLanguage"]),
         .testTarget(name: "CLITests", dependencies: ["JSON"]),
     ]
 )

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Inference
 import JSON
+import ModelDiscovery
 
 /// `fmplay bench`: prompt-processing and generation speed of the embedded
 /// engine, measured as llama-bench does (mean ± standard deviation over repetitions).

@@ -6,6 +6,7 @@ import GGUF
 import Guidance
 import Inference
 import JSON
+import ModelDiscovery
 import Schema
 import Tokenizer
 

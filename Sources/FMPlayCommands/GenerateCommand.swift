@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Inference
 import JSON
+import ModelDiscovery
 import Tokenizer
 
 /// `fmplay generate`: run the embedded engine on one prompt.

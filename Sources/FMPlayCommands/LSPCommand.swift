@@ -4,6 +4,7 @@ import FoundationModelsRuntime
 import GGUF
 import Inference
 import LanguageServer
+import ModelDiscovery
 import PlaygroundEvaluator
 import Tokenizer
 

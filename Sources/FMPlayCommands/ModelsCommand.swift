@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Inference
 import JSON
+import ModelDiscovery
 
 /// `fmplay models`: the default model and the GGUF files found on this machine.
 struct ModelsCommand: AsyncParsableCommand {

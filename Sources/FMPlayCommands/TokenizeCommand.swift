@@ -3,6 +3,7 @@ import Foundation
 import GGUF
 import Inference
 import JSON
+import ModelDiscovery
 import Tokenizer
 
 /// `fmplay tokenize`: the model's token ids for a text, as llama-tokenize gives them.

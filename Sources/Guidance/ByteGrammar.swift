@@ -641,3 +641,8 @@ struct GrammarBuilder {
         return dfa
     }
 }
+
+extension ByteGrammar {
+    /// Forgets every per-process compile cache, so the next compile is cold (`fmplay bench-guidance --cold`).
+    public static func clearCompileCaches() { GrammarBuilder.clearByteMachineCache() }
+}

@@ -1,4 +1,5 @@
 import GGUF
+import TestSupport
 import XCTest
 
 /// Seeded mutation fuzzing of the reader: random byte flips, extreme integer
@@ -8,17 +9,6 @@ import XCTest
 /// GGUFError. Bounded by iteration count, not time, so runs are reproducible;
 /// `GGUF_FUZZ_ITERATIONS` raises the count for longer local runs.
 final class GGUFFuzzTests: XCTestCase {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let interesting: [UInt64] = [
         0, 1, 2, 3, 4, 7, 8, 9, 12, 13, 31, 32, 33, 255, 256, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF,
         0x1_0000_0000, UInt64(Int64.max), UInt64(Int64.max) + 1, UInt64.max, UInt64.max - 7,

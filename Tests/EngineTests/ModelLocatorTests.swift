@@ -1,6 +1,6 @@
 import Foundation
 import GGUF
-import Inference
+import ModelDiscovery
 import XCTest
 
 final class ModelLocatorTests: XCTestCase {

@@ -2,6 +2,7 @@ import Guidance
 import Inference
 import JSON
 import Schema
+import TestSupport
 import XCTest
 
 /// A small byte-level vocabulary: every single byte, JSON punctuation runs,
@@ -83,18 +84,8 @@ func bruteForceMask(_ grammar: ByteGrammar, vocabulary: VocabularyIndex, prefix:
     return allowed
 }
 
-/// A deterministic generator (SplitMix64) for seeded random walks.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The shared deterministic generator (TestSupport.SplitMix64) for seeded random walks.
+typealias SeededGenerator = SplitMix64
 
 /// Generates with random choices among the allowed tokens until end of
 /// sequence; fails the test if the mask is ever empty. Prefers ending once

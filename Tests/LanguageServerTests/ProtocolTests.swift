@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 @testable import LanguageServer
+import TestSupport
 import XCTest
 
 /// Transport, JSON-RPC and lifecycle, in process.
@@ -223,19 +224,6 @@ final class FramingTests: XCTestCase {
             let answer = harness.response("fmplay/ping", [:])
             XCTAssertNotNil(answer.errorCode, "round \(round)")
         }
-    }
-}
-
-/// A small deterministic generator for the fuzz test.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -121,12 +121,6 @@ struct StructuredTranscriptValue: @unchecked Sendable {
     }
 }
 
-/// A closure the prompt file wrote, with the names it could see where it was written.
-struct ClosureValue: @unchecked Sendable {
-    var syntax: ClosureExprSyntax
-    var captured: [String: Value]
-}
-
 enum EvaluatorValue: @unchecked Sendable {
     /// `Evaluator { sample, subject in ... }`.
     case closure(ClosureValue)
@@ -198,12 +192,7 @@ extension Interpreter {
     }
 
     func capturedClosure(_ syntax: ClosureExprSyntax) -> ClosureValue {
-        ClosureValue(syntax: syntax, captured: visibleBindings())
-    }
-
-    /// Calls a captured closure with positional arguments.
-    func call(_ closure: ClosureValue, _ values: [Value]) async throws -> Value {
-        try await isolated(closure.captured) { try await apply(closure.syntax, values) }
+        ClosureValue(syntax: syntax, captured: captureScopes())
     }
 
     /// `Metric(...)`, `ModelSample(...)` and the other framework initializers; nil for other names.

@@ -65,7 +65,7 @@ extension Interpreter {
 
     /// Each statement's value in a result builder as prompt text; `if` and `for` contribute their branches.
     func builder(_ items: CodeBlockItemListSyntax) async throws -> [String] {
-        try await builderValues(items).filter { !$0.isNull }.map(promptText)
+        try await evaluationBuilderValues(items).filter { !$0.isNull }.map(promptText)
     }
 
     /// How a value reads in a prompt: strings as is, Generable values as JSON.

@@ -181,7 +181,6 @@ final class EvaluationContext: @unchecked Sendable {
 
     func callBody(ofTool type: TypeDeclaration) -> ToolBody? { toolBodies[type.qualifiedName] }
 
-    func method(_ name: String, of typeName: String) -> FunctionDeclSyntax? { methods[typeName + "." + name] }
 
     func computedProperty(_ name: String, of typeName: String) -> CodeBlockItemListSyntax? {
         computedProperties[typeName + "." + name]

@@ -231,22 +231,22 @@ extension Interpreter {
         guard let getter = context.computedProperty(name, of: type) else { return nil }
         var bindings: [String: Value] = ["self": value]
         for field in fields { bindings[field.name] = field.value }
-        return try await isolated(bindings) { builder ? .array(try await builderValues(getter)) : try await runBody(getter) }
+        return try await isolated(bindings) { builder ? .array(try await evaluationBuilderValues(getter)) : try await runBody(getter) }
     }
 
     /// The values a result-builder body lists (`Instructions { }`, `@EvaluatorsBuilder`): one per expression,
     /// `if` branches and `for` bodies included.
-    func builderValues(_ items: CodeBlockItemListSyntax) async throws -> [Value] {
+    func evaluationBuilderValues(_ items: CodeBlockItemListSyntax) async throws -> [Value] {
         var values: [Value] = []
         for item in items {
             switch item.item {
             case .expr(let expr):
                 if let ifExpr = expr.as(IfExprSyntax.self) {
                     values += try await withScope { () -> [Value] in
-                        if try await conditionsHold(ifExpr.conditions) { return try await builderValues(ifExpr.body.statements) }
-                        if case .codeBlock(let block) = ifExpr.elseBody { return try await builderValues(block.statements) }
+                        if try await conditionsHold(ifExpr.conditions) { return try await evaluationBuilderValues(ifExpr.body.statements) }
+                        if case .codeBlock(let block) = ifExpr.elseBody { return try await evaluationBuilderValues(block.statements) }
                         if case .ifExpr(let next) = ifExpr.elseBody {
-                            return try await builderValues(CodeBlockItemListSyntax([CodeBlockItemSyntax(item: .expr(ExprSyntax(next)))]))
+                            return try await evaluationBuilderValues(CodeBlockItemListSyntax([CodeBlockItemSyntax(item: .expr(ExprSyntax(next)))]))
                         }
                         return []
                     }
@@ -274,11 +274,11 @@ extension Interpreter {
                     for element in elements {
                         values += try await withScope { () -> [Value] in
                             try bind(loop.pattern, to: element)
-                            return try await builderValues(loop.body.statements)
+                            return try await evaluationBuilderValues(loop.body.statements)
                         }
                     }
                 } else if let s = stmt.as(ExpressionStmtSyntax.self) {
-                    values += try await builderValues(CodeBlockItemListSyntax([CodeBlockItemSyntax(item: .expr(s.expression))]))
+                    values += try await evaluationBuilderValues(CodeBlockItemListSyntax([CodeBlockItemSyntax(item: .expr(s.expression))]))
                 } else {
                     throw error("this statement is not supported in a builder", stmt)
                 }

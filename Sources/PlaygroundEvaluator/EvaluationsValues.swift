@@ -116,6 +116,7 @@ struct StructuredTranscriptValue: @unchecked Sendable {
             case .toolCalls(let calls): toolCalls += calls.calls.map { ObservedToolCall(name: $0.toolName, arguments: $0.arguments.jsonValue) }
             case .toolOutput(let o): toolOutputs.append(o.segments.map(\.text).joined())
             case .response(let r): responses.append(r.segments.map(\.text).joined())
+            case .reasoning: break
             }
         }
     }

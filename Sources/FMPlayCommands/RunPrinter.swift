@@ -1,3 +1,4 @@
+import Evaluations
 import Foundation
 import JSON
 import PlaygroundEvaluator
@@ -13,9 +14,12 @@ final class RunPrinter: @unchecked Sendable {
     /// When the current call's first snapshot arrived (for tokens per second).
     private var progressStart: (line: Int, column: Int, iteration: Int, time: ContinuousClock.Instant)?
 
-    init(format: RunCommand.Format, isTerminal: Bool) {
+    let verbose: Bool
+
+    init(format: RunCommand.Format, isTerminal: Bool, verbose: Bool = false) {
         self.format = format
         self.isTerminal = isTerminal
+        self.verbose = verbose
     }
 
     private func write(_ text: String) {
@@ -86,6 +90,7 @@ final class RunPrinter: @unchecked Sendable {
         case .print: label = "print: "
         case .error: label = isTerminal ? "\u{1B}[31merror:\u{1B}[0m " : "error: "
         case .response, .stream: label = "→ " + (result.typeName.map { "\($0) " } ?? "")
+        case .evaluation: label = "evaluation "
         }
         let body = JUnitReport.replacingNewlines(in: result.text, with: "\n" + String(repeating: " ", count: prefix.count + 2))
         out += prefix + label + body + "\n"
@@ -97,24 +102,57 @@ final class RunPrinter: @unchecked Sendable {
             if let ttft = result.timeToFirstToken { stats += String(format: " · TTFT %.3f s", ttft) }
             if let tps = result.tokensPerSecond, tps > 0 { stats += String(format: " · %.1f tok/s", tps) }
             if result.kind == .stream { stats += " · \(result.snapshots) snapshots" }
+            if verbose, let stop = result.stopReason { stats += " · stop: \(stop)" }
             out += String(repeating: " ", count: prefix.count) + (isTerminal ? "\u{1B}[2m\(stats)\u{1B}[0m" : stats) + "\n"
+            if verbose, let prompt = result.renderedPrompt {
+                let indent = String(repeating: " ", count: prefix.count)
+                out += indent + "prompt as the model read it:\n" + indent + "  "
+                    + JUnitReport.replacingNewlines(in: prompt, with: "\n" + indent + "  ") + "\n"
+            }
         }
         return out
     }
 
-    func finish(_ results: [FileResult]) {
+    func runStarted(model: String, sample: Int, of count: Int, seed: UInt64) {
         lock.lock(); defer { lock.unlock() }
+        if format == .text { write("== model \(model) · sample \(sample)/\(count) (seed \(seed))\n") }
+    }
+
+    /// The end of the output. With samples or several models, `summaries` holds the pass rates.
+    func finish(_ runs: [RunSampling.Run], summaries: [RunSampling.BlockSummary]?, models: [String], samples: Int,
+                baseline: [BaselineStore.Entry]? = nil) {
+        lock.lock(); defer { lock.unlock() }
+        let results = runs.flatMap(\.files)
         switch format {
         case .json:
-            write(JSONValue.object(["files": .array(results.map(\.jsonValue))]).serialized(pretty: true) + "\n")
+            var object: JSONObject = [:]
+            if runs.count == 1 {
+                object["files"] = .array(results.map(\.jsonValue))
+            } else {
+                object["runs"] = .array(runs.map { ["model": .string($0.model), "seed": .string(String($0.seed)), "files": .array($0.files.map(\.jsonValue))] })
+            }
+            if let summaries { object["passRates"] = RunSampling.json(summaries) }
+            if let baseline { object["baseline"] = BaselineStore.json(baseline) }
+            write(JSONValue.object(object).serialized(pretty: true) + "\n")
         case .junit:
             write(JUnitReport.render(results))
         case .text:
             let blocks = results.flatMap(\.blocks)
             let failed = blocks.filter { $0.status == .error }.count + results.filter { $0.error != nil }.count
-            write("\(blocks.count) block\(blocks.count == 1 ? "" : "s"), \(failed) failed\n")
+            if let summaries { write(RunSampling.text(summaries, models: models, samples: samples)) }
+            if let baseline { write(BaselineStore.text(baseline)) }
+            let evaluations = blocks.flatMap { $0.results.compactMap(\.evaluation) }
+            var line = "\(blocks.count) block\(blocks.count == 1 ? "" : "s"), \(failed) failed"
+            let passed = evaluations.flatMap(\.tallies).reduce(0) { $0 + $1.passed }
+            let total = evaluations.flatMap(\.tallies).reduce(0) { $0 + $1.passed + $1.failed }
+            if total > 0 { line += "; evaluation metrics \(passed)/\(total) passed (\(percent(Double(passed) / Double(total))))" }
+            write(line + "\n")
         case .jsonl:
-            break
+            if let summaries {
+                for summary in RunSampling.json(summaries).arrayValue ?? [] {
+                    write(JSONValue.object(["passRate": summary]).serialized() + "\n")
+                }
+            }
         }
     }
 }
@@ -129,13 +167,15 @@ enum JUnitReport {
     static func render(_ results: [FileResult]) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fmplay run\">\n"
         for file in results {
-            let failures = file.blocks.filter { $0.status == .error }.count + (file.error == nil ? 0 : 1)
+            let samples = file.blocks.flatMap { $0.results.compactMap(\.evaluation) }.flatMap(\.samples)
+            let failures = file.blocks.filter { $0.status == .error }.count + (file.error == nil ? 0 : 1) + samples.filter(\.failed).count
             let time = file.blocks.reduce(0) { $0 + $1.duration }
-            out += "  <testsuite name=\"\(escape(file.path))\" tests=\"\(max(file.blocks.count, file.error == nil ? 0 : 1))\" failures=\"\(failures)\" time=\"\(String(format: "%.3f", time))\">\n"
+            out += "  <testsuite name=\"\(escape(file.path))\" tests=\"\(max(file.blocks.count, file.error == nil ? 0 : 1) + samples.count)\" failures=\"\(failures)\" time=\"\(String(format: "%.3f", time))\">\n"
             if let error = file.error {
                 out += "    <testcase name=\"(file)\" classname=\"\(escape(file.path))\"><failure message=\"\(escape(error))\"/></testcase>\n"
             }
             for block in file.blocks {
+                out += evaluationCases(block, file: file.path)
                 out += "    <testcase name=\"\(escape(block.displayName))\" classname=\"\(escape(file.path))\" time=\"\(String(format: "%.3f", block.duration))\""
                 if block.status == .ok {
                     out += "/>\n"
@@ -147,6 +187,27 @@ enum JUnitReport {
             out += "  </testsuite>\n"
         }
         return out + "</testsuites>\n"
+    }
+
+    /// One test case per evaluated sample: its metrics, and its output in system-out.
+    static func evaluationCases(_ block: BlockResult, file: String) -> String {
+        var out = ""
+        for result in block.results {
+            guard let report = result.evaluation else { continue }
+            for sample in report.samples {
+                let name = "\(block.displayName) / \(report.name) #\(sample.index + 1)"
+                out += "    <testcase name=\"\(escape(name))\" classname=\"\(escape(file))\">\n"
+                if sample.failed {
+                    let reasons = (sample.subjectError.map { ["no response: \($0)"] } ?? [])
+                        + sample.metrics.filter { $0.value == .failing }.map(\.description) + sample.evaluatorErrors
+                    out += "      <failure message=\"\(escape(reasons.first ?? "failed"))\">\(escape(reasons.joined(separator: "\n")))</failure>\n"
+                }
+                let metrics = sample.metrics.map(\.description).joined(separator: "\n")
+                out += "      <system-out>\(escape("prompt: \(sample.prompt)\nresponse: \(sample.responseText ?? "(none)")\n\(metrics)"))</system-out>\n"
+                out += "    </testcase>\n"
+            }
+        }
+        return out
     }
 
     static func escape(_ text: String) -> String {

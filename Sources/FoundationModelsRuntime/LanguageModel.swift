@@ -150,10 +150,29 @@ public struct GenerationStatistics: Sendable, Hashable {
     public var timeToFirstToken: Double
     /// Generated tokens per second of decoding (after the first token).
     public var tokensPerSecond: Double
+    /// The prompt exactly as the model read it (chat template applied), when the backend knows it.
+    public var renderedPrompt: String?
+    /// Why generation stopped (of the last turn, for a response with tool rounds).
+    public var stopReason: ResponseStopReason?
 
-    public init(usage: Usage = Usage(), timeToFirstToken: Double = 0, tokensPerSecond: Double = 0) {
+    public init(usage: Usage = Usage(), timeToFirstToken: Double = 0, tokensPerSecond: Double = 0,
+                renderedPrompt: String? = nil, stopReason: ResponseStopReason? = nil) {
         self.usage = usage
         self.timeToFirstToken = timeToFirstToken
         self.tokensPerSecond = tokensPerSecond
+        self.renderedPrompt = renderedPrompt
+        self.stopReason = stopReason
     }
+}
+
+/// Why a model turn ended (fmplay addition, shown in `--verbose`, JSON and hover).
+public enum ResponseStopReason: String, Sendable, Hashable {
+    /// The model emitted its end-of-turn token (or the guided value was complete).
+    case endOfTurn
+    /// `maximumResponseTokens` or the context size was reached.
+    case tokenLimit
+    /// The model called tools (the session then runs them and asks again).
+    case toolCalls
+    /// The request was cancelled.
+    case cancelled
 }

@@ -377,6 +377,8 @@ public final class LanguageModelSession: Sendable {
         // Seconds from the request to the first token of text, as the caller sees it.
         var timeToFirstToken: Double?
         var tokensPerSecond = 0.0
+        var renderedPrompt: String?
+        var stopReason: ResponseStopReason?
         var rounds = 0
 
         while true {
@@ -440,6 +442,8 @@ public final class LanguageModelSession: Sendable {
                 case .finished(let statistics):
                     usage = usage.adding(turn: statistics.usage, isFirst: isFirstTurn)
                     tokensPerSecond = statistics.tokensPerSecond
+                    renderedPrompt = statistics.renderedPrompt
+                    stopReason = statistics.stopReason
                 }
             }
             try Task.checkCancellation()
@@ -553,7 +557,8 @@ public final class LanguageModelSession: Sendable {
         let added = committed.entries[promptIndex...]
         return RawResponse(content: content, entries: added,
                            statistics: GenerationStatistics(usage: usage, timeToFirstToken: timeToFirstToken ?? 0,
-                                                            tokensPerSecond: tokensPerSecond),
+                                                            tokensPerSecond: tokensPerSecond, renderedPrompt: renderedPrompt,
+                                                            stopReason: stopReason),
                            events: events)
     }
 

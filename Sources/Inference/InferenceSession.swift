@@ -19,6 +19,17 @@ public final class InferenceSession: @unchecked Sendable {
     let logitsStorage: UnsafeMutablePointer<Float>
     var logitsValid = false
     let lock = NSLock()
+    /// Leading positions computed by `prefill` in full chunks aligned to `alignedChunk`:
+    /// the only positions a later prefill may reuse.
+    var canonicalCount = 0
+    /// The prompt length of the last `prefill`, while nothing was appended or removed since.
+    var prefilledLength: Int?
+
+    /// Prefill computes a prompt in chunks aligned to multiples of this many positions
+    /// and reuses only whole chunks, so a prompt's keys, values and logits are the same
+    /// bits whatever the cache held before (one result per prompt: F16 attention takes a
+    /// different path for batches of 64+ tokens, so the batch split must not depend on history).
+    public static let alignedChunk = 64
 
     init(model: InferenceModel, contextSize: Int, threadPool: ThreadPool, maxBatch: Int, cacheType: KVCacheType, numerics: Numerics) {
         self.model = model
@@ -57,6 +68,7 @@ public final class InferenceSession: @unchecked Sendable {
     public func evaluate(_ tokens: [Int32]) throws(InferenceError) {
         lock.lock()
         defer { lock.unlock() }
+        prefilledLength = nil
         try evaluateLocked(tokens[...])
     }
 
@@ -68,15 +80,26 @@ public final class InferenceSession: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !prompt.isEmpty else { throw .emptyInput }
-        var reused = cache.sharedPrefixLength(with: prompt)
-        if reused == prompt.count && reused == cache.count && logitsValid {
-            return reused
+        let shared = cache.sharedPrefixLength(with: prompt)
+        if shared == prompt.count && shared == cache.count && logitsValid && prefilledLength == prompt.count {
+            return shared
         }
-        // The last prompt token is always recomputed so its logits exist.
-        reused = min(reused, prompt.count - 1)
+        let chunk = min(Self.alignedChunk, scratch.maxBatch)
+        // The chunk holding the last token is always recomputed (its logits are needed),
+        // and only positions earlier prefills computed in whole aligned chunks are reused.
+        let lastChunkStart = (prompt.count - 1) / chunk * chunk
+        let reused = min(shared, canonicalCount, lastChunkStart) / chunk * chunk
         cache.truncate(to: reused)
         logitsValid = false
-        try evaluateLocked(prompt[reused...])
+        prefilledLength = nil
+        var start = reused
+        while start < prompt.count {
+            let end = min(prompt.count, (start / chunk + 1) * chunk)
+            try evaluateLocked(prompt[start..<end])
+            start = end
+        }
+        canonicalCount = prompt.count / chunk * chunk
+        prefilledLength = prompt.count
         return reused
     }
 
@@ -88,6 +111,8 @@ public final class InferenceSession: @unchecked Sendable {
         if position < cache.count {
             cache.truncate(to: position)
             logitsValid = false
+            prefilledLength = nil
+            canonicalCount = min(canonicalCount, position)
         }
     }
 

@@ -229,6 +229,18 @@ public struct ModelSummary: Sendable {
     public let quantization: String
     public let contextLength: Int?
     public let parameterCount: Int
+    /// `tokenizer.chat_template` is in the file.
+    public let hasChatTemplate: Bool
+    /// Not tuned to follow instructions: `general.finetune` (else the name) says neither instruct, it nor chat.
+    public let isBaseModel: Bool
+
+    /// What a user should know before prompting this model (empty for an instruct model with a template).
+    public var warnings: [String] {
+        var warnings: [String] = []
+        if isBaseModel { warnings.append("base model: not tuned to follow instructions, so answers to prompts are rarely useful") }
+        if !hasChatTemplate { warnings.append("no chat template in the file: fmplay uses its architecture's turn format") }
+        return warnings
+    }
 
     public init(_ model: LocatedModel) throws {
         let file = try GGUFFile(path: model.path)
@@ -241,6 +253,15 @@ public struct ModelSummary: Sendable {
         contextLength = architecture.flatMap { try? file.metadata.int("\($0).context_length") } ?? nil
         parameterCount = file.tensors.reduce(0) { $0 + $1.elementCount }
         quantization = Self.quantizationName(file)
+        hasChatTemplate = ((try? file.metadata.string("tokenizer.chat_template")) ?? nil) != nil
+        let finetune = ((try? file.metadata.string("general.finetune")) ?? nil)?.lowercased()
+        isBaseModel = !Self.looksInstructionTuned(finetune ?? [title ?? "", model.name].joined(separator: " ").lowercased())
+    }
+
+    /// "instruct", "-it", "chat", "sft", "rlhf" or "dpo" as a word of the name.
+    static func looksInstructionTuned(_ text: String) -> Bool {
+        let words = text.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        return words.contains { ["instruct", "it", "chat", "sft", "rlhf", "dpo", "assistant"].contains($0) }
     }
 
     /// `general.file_type` as llama.cpp names it, else the tensor type

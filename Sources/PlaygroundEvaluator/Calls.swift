@@ -23,6 +23,11 @@ extension Interpreter {
         if let ref = e.calledExpression.as(DeclReferenceExprSyntax.self), lookup(ref.baseName.text) == nil {
             return try await callFunction(ref.baseName.text, e)
         }
+        // `ModelSample<String>(...)`: generic arguments name the type only.
+        if let generic = e.calledExpression.as(GenericSpecializationExprSyntax.self),
+           let ref = generic.expression.as(DeclReferenceExprSyntax.self), lookup(ref.baseName.text) == nil {
+            return try await callFunction(ref.baseName.text, e)
+        }
         if let member = e.calledExpression.as(MemberAccessExprSyntax.self) {
             let name = member.declName.baseName.text
             guard let baseExpr = member.base else { return try await implicitCall(name, e) }
@@ -40,6 +45,7 @@ extension Interpreter {
 
     /// `name(...)`: initializers of table types and global functions (`Builtins`), then the file's types.
     func callFunction(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value {
+        if context.file.resolveType(name, in: nil) == nil, let value = try await evaluationsInitializer(name, e) { return value }
         switch name {
         case "Profile": return try await makeProfile(e)
         case "ForEach": return try await makeForEach(e)
@@ -57,57 +63,9 @@ extension Interpreter {
         return args.unlabelled.map(promptText).joined(separator: "\n")
     }
 
-    /// Each statement's value in a result builder; `if`, `for` and `switch` contribute their branches.
+    /// Each statement's value in a result builder as prompt text; `if` and `for` contribute their branches.
     func builder(_ items: CodeBlockItemListSyntax) async throws -> [String] {
-        var parts: [String] = []
-        for item in items {
-            switch item.item {
-            case .expr(let expr):
-                if let ifExpr = expr.as(IfExprSyntax.self) {
-                    parts += try await withScope { () -> [String] in
-                        if try await conditionsHold(ifExpr.conditions) { return try await builder(ifExpr.body.statements) }
-                        switch ifExpr.elseBody {
-                        case .codeBlock(let block): return try await builder(block.statements)
-                        case .ifExpr(let next): return try await builder(CodeBlockItemListSyntax([CodeBlockItemSyntax(item: .expr(ExprSyntax(next)))]))
-                        case nil: return []
-                        }
-                    }
-                } else {
-                    let value = try await evaluate(expr)
-                    if !value.isNull { parts.append(promptText(value)) }
-                }
-            case .stmt(let stmt):
-                if let loop = stmt.as(ForStmtSyntax.self) {
-                    let elements: [Value]
-                    switch try await evaluate(loop.sequence) {
-                    case .array(let items): elements = items
-                    case .range(let lower, let upper, let closed):
-                        let count = try checked(loop.sequence) { () throws(Arithmetic.Failure) in
-                            try Arithmetic.rangeCount(lower, upper, closed: closed)
-                        }
-                        guard count <= 10_000 else {
-                            throw error("a builder loop needs an array or a range of at most 10000 numbers", loop.sequence)
-                        }
-                        elements = (0..<count).map { .int(lower + $0) }
-                    default: throw error("a builder loop needs an array or a range of at most 10000 numbers", loop.sequence)
-                    }
-                    for element in elements {
-                        parts += try await withScope { () -> [String] in
-                            try bind(loop.pattern, to: element)
-                            return try await builder(loop.body.statements)
-                        }
-                    }
-                } else if let exprStmt = stmt.as(ExpressionStmtSyntax.self) {
-                    parts += try await builder(CodeBlockItemListSyntax([CodeBlockItemSyntax(item: .expr(exprStmt.expression))]))
-                } else {
-                    throw error("this statement is not supported in a builder", stmt)
-                }
-            case .decl(let decl):
-                guard let variable = decl.as(VariableDeclSyntax.self) else { throw error("declarations are not supported in a builder", decl) }
-                try await declare(variable)
-            }
-        }
-        return parts
+        try await evaluationBuilderValues(items).filter { !$0.isNull }.map(promptText)
     }
 
     /// How a value reads in a prompt: strings as is, Generable values as JSON.
@@ -202,6 +160,7 @@ extension Interpreter {
 
     func method(_ name: String, of base: Value, baseExpr: ExprSyntax, _ e: FunctionCallExprSyntax) async throws -> Value {
         if isProfileValue(base), let result = try await profileMethod(name, of: base, e) { return result }
+        if let value = try await evaluationsMethod(name, of: base, e) { return value }
         switch base {
         case .type(let typeName):
             if name == "ForEach", ["DynamicInstructions", "LanguageModelSession.DynamicInstructions"].contains(typeName) {
@@ -238,7 +197,7 @@ extension Interpreter {
         default:
             if let value = try await surfaceMethod(name, of: base, baseExpr: baseExpr, e) { return value }
         }
-        throw error("'\(name)(...)' is not available on \(base.description.prefix(40)) in prompt files", e)
+        throw error("'\(name)(...)' is not available on \(base.typeDescription) values in prompt files", e)
     }
 
     /// The count argument of `prefix`/`suffix`/`dropFirst`/`dropLast`: an Int, never negative.

@@ -77,6 +77,8 @@ final class EvaluationContext: @unchecked Sendable {
     private(set) var sessionPropertyKeys: [String: String] = [:]
     /// `extension SessionPropertyValues { @SessionPropertyEntry var name: T = default }`: the default (nil: none written).
     private(set) var sessionPropertyDefaults: [String: ExprSyntax?] = [:]
+    /// `@Test(.evaluates(E()))`: the evaluation expression and the trait call, by body offset.
+    private(set) var testEvaluations: [Int: (ExprSyntax, FunctionCallExprSyntax)] = [:]
 
     init(file: PromptFile, configuration: EvaluationConfiguration) {
         self.file = file
@@ -129,7 +131,7 @@ final class EvaluationContext: @unchecked Sendable {
             if ["LanguageModelSession.DynamicProfile", "DynamicProfile"].contains(extended) { innerScope = Self.dynamicProfileScope }
             if scope == nil, innerScope == nil { innerScope = extended }
         }
-        if let function = node.as(FunctionDeclSyntax.self), let scope, function.name.text != "call" {
+        if let function = node.as(FunctionDeclSyntax.self), let scope, function.name.text != "call", methods[scope + "." + function.name.text] == nil {
             methods[scope + "." + function.name.text] = function
         }
         if let function = node.as(FunctionDeclSyntax.self), function.name.text == "call", let scope, let body = function.body {
@@ -139,6 +141,20 @@ final class EvaluationContext: @unchecked Sendable {
         }
         if let closure = node.as(ClosureExprSyntax.self) {
             bodies[closure.statements.position.utf8Offset] = closure.statements
+        }
+        // A top-level @Test function is a block; its `.evaluates(...)` argument runs first.
+        if scope == nil, let function = node.as(FunctionDeclSyntax.self), let body = function.body,
+           let test = function.attributes.compactMap({ $0.as(AttributeSyntax.self) }).first(where: { $0.attributeName.trimmedDescription == "Test" }) {
+            bodies[body.statements.position.utf8Offset] = body.statements
+            if case .argumentList(let list)? = test.arguments {
+                for argument in list {
+                    if let call = argument.expression.as(FunctionCallExprSyntax.self),
+                       call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "evaluates",
+                       let evaluation = call.arguments.first?.expression {
+                        testEvaluations[body.statements.position.utf8Offset] = (evaluation, call)
+                    }
+                }
+            }
         }
         for child in node.children(viewMode: .sourceAccurate) { index(child, scope: innerScope) }
     }
@@ -159,9 +175,12 @@ final class EvaluationContext: @unchecked Sendable {
         }
     }
 
+    func testEvaluation(of block: PlaygroundBlock) -> (ExprSyntax, FunctionCallExprSyntax)? { testEvaluations[block.body.position.utf8Offset] }
+
     func initializer(of property: PropertyDeclaration) -> ExprSyntax? { initializers[property.nameRange.start.offset] }
 
     func callBody(ofTool type: TypeDeclaration) -> ToolBody? { toolBodies[type.qualifiedName] }
+
 
     func computedProperty(_ name: String, of typeName: String) -> CodeBlockItemListSyntax? {
         computedProperties[typeName + "." + name]

@@ -1,9 +1,10 @@
+import Evaluations
 import FoundationModelsRuntime
 import JSON
 
 /// One recorded result: a model call, a stream, a `print`, or the error that stopped a block.
 public struct EvaluationResult: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable { case response, stream, print, error }
+    public enum Kind: String, Sendable, Hashable { case response, stream, print, error, evaluation }
 
     public var kind: Kind
     /// 1-based position of the call (or of the failing statement).
@@ -29,6 +30,11 @@ public struct EvaluationResult: Sendable, Hashable {
     /// 27 profile sessions: what happened while answering, in order (active
     /// profile, lifecycle callbacks, tool calls and outputs), e.g. "profile CraftProfile: Brainstorm".
     public var lifecycle: [String] = []
+    /// The last turn's prompt as the model read it (chat template applied), and why it stopped.
+    public var renderedPrompt: String?
+    public var stopReason: String?
+    /// For `.evaluation`: every sample with its output and metrics, and the summary.
+    public var evaluation: EvaluationReport?
 
     public init(kind: Kind, line: Int, column: Int, endLine: Int, endColumn: Int, iteration: Int = 0, typeName: String? = nil,
                 content: JSONValue, text: String, usage: Usage? = nil, timeToFirstToken: Double? = nil, tokensPerSecond: Double? = nil,
@@ -124,6 +130,9 @@ extension EvaluationResult {
         }
         if let transcript { object["transcript"] = .string(transcript) }
         if !lifecycle.isEmpty { object["lifecycle"] = .array(lifecycle.map(JSONValue.string)) }
+        if let renderedPrompt { object["renderedPrompt"] = .string(renderedPrompt) }
+        if let stopReason { object["stopReason"] = .string(stopReason) }
+        if let evaluation { object["evaluation"] = evaluation.json }
         return .object(object)
     }
 
@@ -145,6 +154,9 @@ extension EvaluationResult {
                   },
                   transcript: json["transcript"]?.stringValue)
         self.lifecycle = (json["lifecycle"]?.arrayValue ?? []).compactMap(\.stringValue)
+        if let report = json["evaluation"] { evaluation = EvaluationReport(json: report) }
+        renderedPrompt = json["renderedPrompt"]?.stringValue
+        stopReason = json["stopReason"]?.stringValue
     }
 }
 

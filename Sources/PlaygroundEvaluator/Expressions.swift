@@ -115,6 +115,7 @@ extension Interpreter {
         }
         if let e = expr.as(IsExprSyntax.self) { return .bool(valueMatches(try await evaluate(e.expression), e.type)) }
         if let e = expr.as(SequenceExprSyntax.self) { throw error("internal: unfolded operator sequence", e) }
+        if let e = expr.as(MacroExpansionExprSyntax.self), ["expect", "require"].contains(e.macroName.text) { return try await expectation(e) }
         throw error("'\(expr.trimmedDescription.prefix(40))' is not supported in prompt files", expr)
     }
 
@@ -153,13 +154,15 @@ extension Interpreter {
             return value
         }
         if name == "self", let value = lookup("self") { return value }
-        if context.file.resolveType(name, in: nil) != nil || Surface.table.type(named: name) != nil { return .type(name) }
+        if context.file.resolveType(name, in: nil) != nil || Surface.table.type(named: name) != nil
+            || Interpreter.evaluationsTypes.contains(name) { return .type(name) }
         throw error("cannot find '\(name)' in scope", e)
     }
 
 
     func subscriptValue(_ e: SubscriptCallExprSyntax) async throws -> Value {
         let base = try await evaluate(e.calledExpression)
+        if let value = try await evaluationsSubscript(base, e) { return value }
         guard let argument = e.arguments.first else { throw error("a subscript needs an index", e) }
         let index = try await evaluate(argument.expression)
         switch (base, index) {

@@ -41,6 +41,8 @@ final class Interpreter: @unchecked Sendable {
     /// The profile sessions whose profile or lifecycle callbacks are running
     /// (innermost last): `@SessionProperty` reads and writes go to the last one.
     var servingSessions: [LanguageModelSession] = []
+    /// The result `EvaluationContext.current` answers inside a `@Test(.evaluates(...))` block.
+    var currentEvaluation: EvaluationRunValue?
 
     init(context: EvaluationContext, recorder: ResultRecorder) {
         self.context = context
@@ -66,6 +68,13 @@ final class Interpreter: @unchecked Sendable {
             return
         }
         throw error("cannot find '\(name)' in scope", node)
+    }
+
+    /// Every name visible here, innermost binding winning (what a closure captures).
+    func visibleBindings() -> [String: Value] {
+        var bindings: [String: Value] = [:]
+        for scope in scopes.dropFirst() { bindings.merge(scope) { _, inner in inner } }
+        return bindings
     }
 
     func withScope<T>(_ body: () async throws -> T) async rethrows -> T {

@@ -46,6 +46,7 @@ extension Interpreter {
     }
 
     func member(_ name: String, of base: Value, _ node: some SyntaxProtocol) async throws -> Value {
+        if let value = try await evaluationsMember(name, of: base, node) { return value }
         switch base {
         case .type(let typeName):
             return try await staticMember(name, of: typeName, node)
@@ -93,7 +94,7 @@ extension Interpreter {
         default:
             break
         }
-        throw error("'\(name)' is not available on \(base.description.prefix(40)) in prompt files", node)
+        throw error("'\(name)' is not available on \(base.typeDescription) values in prompt files", node)
     }
 
     /// Whether a structure value is of a type declared in the file (not a table type such as ContextOptions).
@@ -103,6 +104,7 @@ extension Interpreter {
 
     /// `Type.member`: nested types, static values and cases of table types, then the file's enums.
     func staticMember(_ name: String, of typeName: String, _ node: some SyntaxProtocol) async throws -> Value {
+        if let value = try evaluationsStaticMember(name, of: typeName, node) { return value }
         if name == "self" { return .type(typeName) }
         if name == "generationSchema", let schema = context.schema(forType: typeName) { return .schema(schema) }
         if let type = context.file.resolveType(typeName, in: nil) {

@@ -98,7 +98,8 @@ public struct PlaygroundEvaluator: Sendable {
 
         let start = ContinuousClock.now
         let interpreter = Interpreter(context: context, recorder: recorder)
-        let outcome = await runWithTimeout { try await interpreter.runBlock(context.body(of: block)!) }
+        let trait = context.testEvaluation(of: block)
+        let outcome = await runWithTimeout { try await interpreter.runBlock(context.body(of: block)!, evaluates: trait) }
         result.duration = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
             + Double((ContinuousClock.now - start).components.seconds)
         var cacheable = true
@@ -109,6 +110,10 @@ public struct PlaygroundEvaluator: Sendable {
             result.status = .error
             result.error = "\(path):\(range.start.line):\(range.start.column): \(message)"
             cacheable = !(failure is CancellationError || failure is TimeoutError || (failure as? InterpreterError)?.isLimit == true)
+        } else if let failed = recorder.results.first(where: { $0.kind == .error }) {
+            // A failed #expect records its failure and lets the test continue, as Swift Testing does.
+            result.status = .error
+            result.error = "\(path):\(failed.line):\(failed.column): \(failed.text)"
         }
         result.results = recorder.results
         if cacheable { configuration.cache?.store(key, results: result.results) }
@@ -195,10 +200,22 @@ extension Interpreter {
     var currentStatement: Range<Int> { currentStatementRange }
 
     /// Evaluates the file's top-level constants, then the block body.
-    func runBlock(_ body: CodeBlockItemListSyntax) async throws {
+    func runBlock(_ body: CodeBlockItemListSyntax, evaluates: (ExprSyntax, FunctionCallExprSyntax)? = nil) async throws {
         for variable in context.topLevelVariables {
             currentStatementRange = variable.positionAfterSkippingLeadingTrivia.utf8Offset..<variable.endPositionBeforeTrailingTrivia.utf8Offset
             try await declare(variable)
+        }
+        if let (expression, trait) = evaluates {
+            // `@Test(.evaluates(evaluation))`: run it, then the body with EvaluationContext.current set.
+            currentStatementRange = trait.positionAfterSkippingLeadingTrivia.utf8Offset..<trait.endPositionBeforeTrailingTrivia.utf8Offset
+            let evaluation = try await evaluate(expression)
+            guard case .structure(let type, _) = evaluation, conforms(type, to: "Evaluation") else {
+                throw error(".evaluates(...) needs an instance of a struct conforming to Evaluation", expression)
+            }
+            var info: [(String, String)] = []
+            let args = try await arguments(trait.arguments)
+            if case .dictionary(let pairs)? = args.value("info") { info = pairs.map { ($0.key.description, $0.value.description) } }
+            currentEvaluation = try await runEvaluation(evaluation, info: info, site: site(trait))
         }
         _ = try await execute(body)
     }

@@ -1,3 +1,4 @@
+import Evaluations
 import Foundation
 import FoundationModelsRuntime
 import JSON
@@ -62,6 +63,17 @@ final class ResultRecorder: @unchecked Sendable {
             toolCalls: toolCalls.map { ToolCallRecord(name: $0.call.toolName, arguments: $0.call.arguments.jsonValue, output: $0.output) },
             transcript: transcript?.description)
         result.lifecycle = lifecycle.map(\.description)
+        result.renderedPrompt = statistics.renderedPrompt
+        result.stopReason = statistics.stopReason?.rawValue
+        append(result)
+    }
+
+    /// The report of one `run()` of an evaluation: its text is the summary table.
+    func recordEvaluation(_ site: CallSite, report: EvaluationReport) {
+        var result = EvaluationResult(kind: .evaluation, line: site.line, column: site.column, endLine: site.endLine,
+                                      endColumn: site.endColumn, iteration: iteration(site, consume: true),
+                                      content: report.passRate.map(JSONValue.double) ?? .null, text: report.text)
+        result.evaluation = report
         append(result)
     }
 

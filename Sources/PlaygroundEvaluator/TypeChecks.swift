@@ -122,6 +122,7 @@ extension Value {
         case .errorPolicy: return "TranscriptErrorHandlingPolicy"
         case .sessionProperty: return "LanguageModelSession.SessionProperty"
         case .closure: return nil
+        case .evaluations(let object): return object.typeName
         case .null, .array, .dictionary, .tuple, .error: return nil
         }
     }

@@ -57,6 +57,8 @@ indirect enum Value: @unchecked Sendable {
     case sessionProperty(String)
     /// A closure literal with the environment it was written in.
     case closure(ClosureValue)
+    /// A value of the Evaluations framework (metrics, samples, evaluators, results).
+    case evaluations(EvaluationsObject)
 
     var isNull: Bool { if case .null = self { true } else { false } }
 }
@@ -174,6 +176,7 @@ extension Value {
         case .errorPolicy(let policy): return policy.description
         case .sessionProperty(let key): return "SessionProperty(\\.\(key))"
         case .closure: return "(Function)"
+        case .evaluations(let object): return object.description
         }
     }
 

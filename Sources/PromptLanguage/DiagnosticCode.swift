@@ -87,6 +87,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case unknownMember = "FM310"
     /// An `import` of a module prompt files do not know.
     case unknownImport = "FM311"
+    /// An async or throwing call (`respond`, `collect`, `run`, `tokenCount`) without `try await`, which Swift requires.
+    case missingTryAwait = "FM312"
 
     public var defaultSeverity: Severity { DiagnosticCatalogue.entry(self).severity }
 

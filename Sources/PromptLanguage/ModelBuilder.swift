@@ -35,6 +35,8 @@ struct ModelBuilder {
             imports.append(ImportDeclaration(module: importDecl.path.trimmedText, range: source.range(of: importDecl)))
         } else if let macro = decl.as(MacroExpansionDeclSyntax.self), macro.macroName.text == "Playground" {
             readPlayground(macro.arguments, trailingClosure: macro.trailingClosure, node: Syntax(macro))
+        } else if let function = decl.as(FunctionDeclSyntax.self), let test = SyntaxReading.testAttribute(function.attributes) {
+            readTest(function, attribute: test)
         } else if let variable = decl.as(VariableDeclSyntax.self) {
             for property in readProperties(variable) {
                 constants.append(ConstantDeclaration(
@@ -307,6 +309,38 @@ struct ModelBuilder {
         playgrounds.append(PlaygroundBlock(
             index: playgrounds.count, name: name, range: source.range(of: node), bodyRange: bodyRange, body: body,
             sessions: collector.sessions, calls: collector.calls))
+    }
+}
+
+extension ModelBuilder {
+    /// A top-level `@Test` function (Swift Testing) is a block: `@Test("Name", .evaluates(E()))`
+    /// runs the evaluation, then the body with `EvaluationContext.current` set.
+    fileprivate mutating func readTest(_ function: FunctionDeclSyntax, attribute: AttributeSyntax) {
+        let arguments: LabeledExprListSyntax = if case .argumentList(let list)? = attribute.arguments { list } else { [] }
+        let displayName = arguments.first { $0.label == nil }.flatMap { SyntaxReading.literal($0.expression)?.stringValue }
+        var evaluates: ExprSyntax?
+        for argument in arguments {
+            if let call = argument.expression.as(FunctionCallExprSyntax.self),
+               call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "evaluates" {
+                evaluates = call.arguments.first?.expression
+            }
+        }
+        let node = Syntax(function)
+        let body = function.body?.statements ?? CodeBlockItemListSyntax([])
+        let bodyRange: SourceRange
+        if let block = function.body {
+            bodyRange = source.range(block.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset..<block.rightBrace.positionAfterSkippingLeadingTrivia.utf8Offset)
+        } else {
+            let end = node.endPositionBeforeTrailingTrivia.utf8Offset
+            bodyRange = source.range(end..<end)
+        }
+        var collector = SessionCollector(source: source)
+        if let block = function.body { collector.walk(block) }
+        var block = PlaygroundBlock(index: playgrounds.count, name: displayName ?? function.name.text, range: source.range(of: node),
+                                    bodyRange: bodyRange, body: body, sessions: collector.sessions, calls: collector.calls)
+        block.evaluatesArgument = evaluates
+        block.isTest = true
+        playgrounds.append(block)
     }
 }
 

@@ -314,6 +314,11 @@ public struct PlaygroundBlock: Sendable, Hashable {
     public var body: CodeBlockItemListSyntax
     public var sessions: [SessionCreation]
     public var calls: [ModelCall]
+    /// For a `@Test` function: the evaluation its `.evaluates(...)` trait runs before the body
+    /// (the trait's first argument), nil for `#Playground` blocks and plain tests.
+    public var evaluatesArgument: ExprSyntax? = nil
+    /// Whether the block is a `@Test` function (run like a `#Playground` block).
+    public var isTest: Bool = false
 
     /// A stable label: the name, or `#Playground N` (1-based).
     public var displayName: String { name ?? "#Playground \(index + 1)" }

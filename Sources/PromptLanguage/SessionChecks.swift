@@ -63,7 +63,35 @@ private final class SessionVisitor: SyntaxVisitor {
                 checkModelCall(node, member: member, method: method)
             }
         }
+        checkTryAwait(node)
         return .visitChildren
+    }
+
+    /// FM310: `respond`, `collect`, `run` and `tokenCount` are `async throws`; Swift rejects them without `try await`.
+    static let asyncThrowingMethods: Set<String> = ["respond", "collect", "run", "tokenCount"]
+
+    private func checkTryAwait(_ node: FunctionCallExprSyntax) {
+        guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
+              Self.asyncThrowingMethods.contains(member.declName.baseName.text) else { return }
+        var hasTry = false
+        var hasAwait = false
+        var current = Syntax(node).parent
+        // Up through the expression (`try await session.respond(...).content`), to the statement.
+        while let parent = current, parent.is(ExprSyntax.self) || parent.is(LabeledExprSyntax.self) || parent.is(LabeledExprListSyntax.self)
+            || parent.is(InitializerClauseSyntax.self) || parent.is(ExprListSyntax.self) {
+            if parent.is(TryExprSyntax.self) { hasTry = true }
+            if parent.is(AwaitExprSyntax.self) { hasAwait = true }
+            if parent.is(ClosureExprSyntax.self) { break }
+            current = parent.parent
+        }
+        guard !(hasTry && hasAwait) else { return }
+        let missing = [hasTry ? nil : "try", hasAwait ? nil : "await"].compactMap { $0 }.joined(separator: " ")
+        let name = member.declName.baseName.text
+        let start = node.positionAfterSkippingLeadingTrivia.utf8Offset
+        diagnostics.append(Diagnostic(
+            .missingTryAwait, at: source.range(of: node),
+            "'\(name)' is async and throws: write '\(missing)' before the call (Swift requires 'try await')",
+            fixIts: [FixIt(title: "insert '\(missing)'", edits: [TextEdit(range: source.range(start..<start), newText: missing + " ")])]))
     }
 
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {

@@ -51,6 +51,18 @@ public struct SupportedSwiftChecker {
     static let sessionPropertyAttributes: Set<String> = ["SessionProperty", "SessionPropertyEntry"]
     /// Extensions prompt files may declare: session property entries and dynamic-profile helpers.
     static let allowedExtensions: Set<String> = ["SessionPropertyValues", "LanguageModelSession.DynamicProfile", "DynamicProfile"]
+    /// Evaluations (issue 15): initializers whose closure the evaluator keeps and calls later.
+    public static let evaluationClosureCallees: Set<String> = ["Evaluator", "ModelJudgePrompt"]
+    /// `aggregator.group("X") { ... }`, `aggregator.custom(of:label:) { ... }`.
+    public static let evaluationClosureMethods: Set<String> = ["group", "custom"]
+    /// Closure arguments of ModelJudgePrompt / pairwise judges.
+    public static let evaluationClosureLabels: Set<String> = ["evaluationTarget", "reference"]
+    /// Generic types that may be written with arguments (`ModelSample<String>(...)`).
+    public static let evaluationGenericTypes: Set<String> = [
+        "ModelSample", "ModelSubject", "Evaluator", "ModelJudgeEvaluator", "ToolCallEvaluator", "ModelJudgePrompt",
+    ]
+    /// Methods an Evaluation or EvaluatorProtocol struct declares, run by the evaluator.
+    public static let evaluationMethods: Set<String> = ["subject", "aggregateMetrics", "metrics"]
     static let closureFix = "closures are supported as the trailing closure of map, filter, compactMap and forEach (values.map { $0 + 1 }) and as Instructions { }, Prompt { } and respond { } builders"
 
     let source: SourceText
@@ -164,7 +176,7 @@ public struct SupportedSwiftChecker {
         }
     }
 
-    private mutating func checkDeclaration(_ decl: DeclSyntax, inType: Bool, inTool: Bool = false, functionsAllowed: Bool = false) {
+    private mutating func checkDeclaration(_ decl: DeclSyntax, inType: Bool, inTool: Bool = false, functionsAllowed: Bool = false, inEvaluation: Bool = false) {
         if decl.is(ImportDeclSyntax.self) {
             if inType { unsupported(decl, "an import inside a type", "move it to the top of the file") }
             return
@@ -173,10 +185,14 @@ public struct SupportedSwiftChecker {
         let members: MemberBlockSyntax?
         var isTool = false
         var hasMethods = false
+        var isEvaluation = false
         if let node = decl.as(StructDeclSyntax.self) {
             members = node.memberBlock
             isTool = Self.conformsToTool(node.inheritanceClause)
             hasMethods = Self.conforms(node.inheritanceClause, to: "DynamicProfileModifier")
+            isEvaluation = node.inheritanceClause?.inheritedTypes.contains {
+                ["Evaluation", "EvaluatorProtocol", "Evaluations.Evaluation", "Evaluations.EvaluatorProtocol"].contains($0.type.trimmedText)
+            } ?? false
         } else if let node = decl.as(EnumDeclSyntax.self) {
             members = node.memberBlock
         } else if let node = decl.as(ClassDeclSyntax.self) {
@@ -187,6 +203,15 @@ public struct SupportedSwiftChecker {
         } else if let node = decl.as(ProtocolDeclSyntax.self) {
             members = node.memberBlock
         } else if let function = decl.as(FunctionDeclSyntax.self) {
+            if !inType, SyntaxReading.testAttribute(function.attributes) != nil {
+                // A top-level @Test function runs like a #Playground block.
+                if let body = function.body { checkStatements(body.statements) }
+                return
+            }
+            if inEvaluation, Self.evaluationMethods.contains(function.name.text) {
+                if let body = function.body { checkStatements(body.statements) }
+                return
+            }
             if functionsAllowed {
                 if let body = function.body { checkStatements(body.statements) }
             } else {
@@ -227,7 +252,7 @@ public struct SupportedSwiftChecker {
             return
         }
         for member in (members?.members ?? []).fastElements {
-            checkDeclaration(member.decl, inType: true, inTool: isTool, functionsAllowed: hasMethods)
+            checkDeclaration(member.decl, inType: true, inTool: isTool, functionsAllowed: hasMethods, inEvaluation: isEvaluation)
         }
     }
 
@@ -485,6 +510,11 @@ public struct SupportedSwiftChecker {
             unsupported(closure, "a closure here", Self.closureFix)
             return
         }
+        if let macro = expression.as(MacroExpansionExprSyntax.self), ["expect", "require"].contains(macro.macroName.text) {
+            // Swift Testing's #expect / #require: the condition, then an optional comment.
+            for argument in macro.arguments.fastElements { checkExpression(argument.expression) }
+            return
+        }
         if let macro = expression.as(MacroExpansionExprSyntax.self) {
             unsupported(macro, "the macro '#\(macro.macroName.text)' here", macro.macroName.text == "Playground" ? "#Playground blocks cannot nest; move it to top level" : "remove it")
             return
@@ -528,7 +558,10 @@ public struct SupportedSwiftChecker {
     private mutating func checkCall(_ call: FunctionCallExprSyntax) {
         let callee = call.calledExpression
         if !(callee.is(DeclReferenceExprSyntax.self) || callee.is(MemberAccessExprSyntax.self)) {
-            if let specialized = callee.as(GenericSpecializationExprSyntax.self) {
+            if let specialized = callee.as(GenericSpecializationExprSyntax.self),
+               Self.evaluationGenericTypes.contains(specialized.expression.trimmedText) {
+                // ModelSample<String>(...): the Evaluations framework's generic types.
+            } else if let specialized = callee.as(GenericSpecializationExprSyntax.self) {
                 unsupported(specialized.genericArgumentClause, "an explicit generic argument", "write the value as a literal, such as [] or [:] with a type annotation")
             } else {
                 checkExpression(callee)
@@ -544,7 +577,20 @@ public struct SupportedSwiftChecker {
             unsupported(reference, "the function '\(reference.baseName.text)(...)'",
                         "prompt files call print, initializers of FoundationModels and file types, and methods of values; compute the value with operators, if or a for-in loop")
         }
-        for argument in call.arguments.fastElements { checkExpression(argument.expression) }
+        var evaluationClosure = false
+        if let reference = callee.as(DeclReferenceExprSyntax.self) {
+            evaluationClosure = Self.evaluationClosureCallees.contains(reference.baseName.text)
+        } else if let member = callee.as(MemberAccessExprSyntax.self) {
+            evaluationClosure = member.base != nil && Self.evaluationClosureMethods.contains(member.declName.baseName.text)
+        }
+        for argument in call.arguments.fastElements {
+            if let closure = argument.expression.as(ClosureExprSyntax.self),
+               evaluationClosure || Self.evaluationClosureLabels.contains(argument.label?.text ?? "") {
+                checkClosureBody(closure)
+            } else {
+                checkExpression(argument.expression)
+            }
+        }
         var builderAllowed = false
         var functionalMethod = false
         var callback = false
@@ -568,6 +614,8 @@ public struct SupportedSwiftChecker {
                 // `ForEach(items) { item in ... }` names its element; other builders take no parameters.
                 if let signature = closure.signature, builderName != "ForEach" { unsupported(signature, "a builder closure signature", "remove it") }
                 checkBuilder(closure.statements)
+            } else if evaluationClosure {
+                checkClosureBody(closure)
             } else if functionalMethod, call.arguments.isEmpty {
                 if let captures = closure.signature?.capture { unsupported(captures, "a capture list", "remove it; closures see the enclosing values") }
                 checkStatements(closure.statements)
@@ -578,6 +626,12 @@ public struct SupportedSwiftChecker {
         for extra in call.additionalTrailingClosures.fastElements {
             unsupported(extra.closure, "a second trailing closure", Self.closureFix)
         }
+    }
+
+    /// A closure the evaluator keeps and calls (evaluators, aggregation groups, judge prompts).
+    private mutating func checkClosureBody(_ closure: ClosureExprSyntax) {
+        if let captures = closure.signature?.capture { unsupported(captures, "a capture list", "remove it; closures see the enclosing values") }
+        checkStatements(closure.statements)
     }
 
     /// An `if` and its `else` chain; inside a builder, the branches are builder statements.

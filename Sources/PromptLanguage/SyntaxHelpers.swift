@@ -38,6 +38,11 @@ enum SyntaxReading {
         return text.split(separator: ".").last.map(String.init) ?? text
     }
 
+    /// The `@Test` attribute of a function (Swift Testing), if it has one.
+    static func testAttribute(_ list: AttributeListSyntax) -> AttributeSyntax? {
+        attributes(list).first { attributeName($0) == "Test" }
+    }
+
     static func attributes(_ list: AttributeListSyntax) -> [AttributeSyntax] {
         var result: [AttributeSyntax] = []
         for element in list.fastElements {

@@ -3,7 +3,7 @@
 /// the same id in `PlaygroundEvaluator/Builtins/` (see ARCHITECTURE.md).
 public enum Surface {
     public static let table = SurfaceTable(
-        types: swiftTypes + systemLanguageModelTypes + sessionTypes + optionsTypes + contentTypes + agenticTypes,
+        types: swiftTypes + systemLanguageModelTypes + sessionTypes + optionsTypes + contentTypes + agenticTypes + evaluationsTypes,
         functions: functions,
         modules: modules,
         aliases: [
@@ -27,6 +27,7 @@ public enum Surface {
         SurfaceModule(name: "FoundationModelsUtilities", documentation: "Apple's open-source helpers for FoundationModels 27."),
         SurfaceModule(name: "RegexBuilder", documentation: "Regex { } builders, read in @Guide(.pattern(...))."),
         SurfaceModule(name: "Swift", documentation: "The standard library."),
+        SurfaceModule(name: "Testing", documentation: "Swift Testing: @Test functions (run like blocks, with .evaluates(...)) and #expect/#require."),
     ]
 
     /// Global functions.

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import PlaygroundEvaluator
 import PromptLanguage
 
 /// A report from a background block run to the message loop.
@@ -44,7 +45,12 @@ final class EvaluationCoordinator {
         var duration: Double?
         /// Results' offsets are relative to this block start at run time.
         var blockStart: Int
+        /// How the outputs differ from the block's previous run (same document and block name); empty when equal or first.
+        var changes: [String] = []
     }
+
+    /// The outputs of each block's last finished run, by document and block name ("changed since last run").
+    private var lastOutputs: [String: String] = [:]
 
     struct ResultKey: Hashable {
         var relativeStart: Int
@@ -295,7 +301,15 @@ final class EvaluationCoordinator {
             self.running = nil
             if var record = records[uri]?[fingerprint] {
                 record.duration = record.startedAt.map { Date().timeIntervalSince($0) }
-                if !isCancelled { record.status = .done(outcome) }
+                if !isCancelled {
+                    record.status = .done(outcome)
+                    let name = running.job.request.block.displayName
+                    let outputs = record.order.compactMap { record.results[$0] }.map(Self.outputText).joined(separator: "\n")
+                    if let previous = lastOutputs[uri + "\u{1}" + name], previous != outputs {
+                        record.changes = TextDiff.lines(old: previous, new: outputs).filter { !$0.hasPrefix("  ") }
+                    }
+                    lastOutputs[uri + "\u{1}" + name] = outputs
+                }
                 records[uri]?[fingerprint] = record
                 failuresDirty.insert(uri)
                 changedDocuments.insert(uri)
@@ -353,4 +367,10 @@ final class EvaluationCoordinator {
     }
 
     var isIdle: Bool { running == nil && pending.isEmpty }
+
+    /// A result as one comparable line.
+    static func outputText(_ result: CallResult) -> String {
+        let value: String = if case .string(let s) = result.content { s } else { result.content.serialized() }
+        return "\(result.kind.rawValue): " + value.replacingOccurrences(of: "\n", with: "\\n")
+    }
 }

@@ -96,13 +96,22 @@ public struct EvaluatorRunner: PlaygroundRunner {
         case .stream: .stream
         case .print: .print
         case .error: .error
+        case .evaluation: .evaluation
         }
-        return CallResult(
+        var call = CallResult(
             range: offsets(result, source: source), iteration: result.iteration, kind: kind, typeName: result.typeName,
             content: result.kind == .error || result.kind == .print ? .string(result.text) : result.content, isComplete: isComplete,
             promptTokens: result.usage?.promptTokens ?? 0, cachedTokens: result.usage?.cachedTokens ?? 0,
             responseTokens: result.usage?.responseTokens ?? 0, timeToFirstToken: result.timeToFirstToken,
             tokensPerSecond: result.tokensPerSecond, transcript: result.transcript)
+        call.renderedPrompt = result.renderedPrompt
+        call.stopReason = result.stopReason
+        if let report = result.evaluation {
+            call.content = .string(report.headline)
+            call.details = report.text
+            call.passRate = report.passRate
+        }
+        return call
     }
 
     /// `path:line:column: message` without the location (the editor shows it at the range).

@@ -37,7 +37,7 @@ public struct BlockRunRequest: Sendable {
 /// report for the same call and iteration replaces the earlier one.
 public struct CallResult: Sendable, Equatable {
     public enum Kind: String, Sendable, Codable {
-        case response, stream, print, error
+        case response, stream, print, error, evaluation
     }
 
     /// UTF-8 offsets of the call (or `print`) in the text that was evaluated.
@@ -57,6 +57,12 @@ public struct CallResult: Sendable, Equatable {
     public var tokensPerSecond: Double?
     /// The session transcript after the call, as `print(session.transcript)` shows it.
     public var transcript: String?
+    /// For an evaluation: the full report (summary table, failing samples) and its pass rate.
+    public var details: String?
+    public var passRate: Double?
+    /// The prompt as the model read it and why generation stopped (hover transparency).
+    public var renderedPrompt: String?
+    public var stopReason: String?
 
     public init(
         range: Swift.Range<Int>, iteration: Int = 0, kind: Kind, typeName: String? = nil, content: JSONValue, isComplete: Bool = true,

@@ -38,6 +38,13 @@ extension LanguageServer {
             return Hover(contents: format.content(typeText(type, in: current.file, format: format)), range: current.lines.range(of: word.offsets, in: encoding))
         }
 
+        // An evaluation's `run()` (or a @Test's .evaluates trait): the report.
+        if let entry = latestResults(current).last(where: { $0.result.kind == .evaluation && $0.result.range.contains(offset) }) {
+            return Hover(contents: format.content(ResultRendering.details(entry.result, iterations: entry.iterations, format: format)
+                                                  + changesText(entry.block, in: current, format: format)),
+                         range: current.lines.range(of: entry.result.range, in: encoding))
+        }
+
         // A table entry (member, initializer, case, type), except the model calls, whose hover is their result.
         if let target = SurfaceLookup(file: current.file, inference: current.analysis.surface).target(at: offset), let word = current.word(at: offset) {
             if case .member(let entry) = target, entry.owner == "LanguageModelSession", ModelCall.Method(rawValue: entry.name) != nil {
@@ -53,7 +60,7 @@ extension LanguageServer {
                 let trigger = configuration.evaluate == .manual ? "run the block (▶ Run)" : "save the file or run the block (▶ Run)"
                 return Hover(contents: format.content("\(format.strong(call.method.rawValue)) · no result yet: \(trigger)"), range: range)
             }
-            return Hover(contents: format.content(ResultRendering.details(entry.result, iterations: entry.iterations, format: format)), range: range)
+            return Hover(contents: format.content(ResultRendering.details(entry.result, iterations: entry.iterations, format: format) + changesText(entry.block, in: current, format: format)), range: range)
         }
         return nil
     }
@@ -72,6 +79,13 @@ extension LanguageServer {
             documentation = type.documentation
         }
         return (format.block(declaration, language: "swift") + [origin, "", documentation]).joined(separator: "\n")
+    }
+
+    /// "Changed since last run" with the diff of the block's outputs, or nothing.
+    private func changesText(_ block: PlaygroundBlock, in current: DocumentAnalysis, format: MarkupFormat) -> String {
+        guard let record = evaluation.blocks(current.uri, in: current).first(where: { $0.block.index == block.index })?.record,
+              !record.changes.isEmpty else { return "" }
+        return "\n\n" + format.strong("Changed since last run:") + "\n" + format.block(record.changes.joined(separator: "\n"), language: "diff").joined(separator: "\n")
     }
 
     private func typeText(_ type: TypeDeclaration, in file: PromptFile, format: MarkupFormat) -> String {

@@ -6,7 +6,7 @@ enum ResultRendering {
     /// `→ "Journey to the Land of the Rising Sun"`, `→ SearchSuggestions(searchTerms: 4 items)`,
     /// `→ [3/3] "…"` in a loop, a trailing `⋯` while streaming; at most `limit` characters.
     static func hint(_ result: CallResult, iterations: Int, limit: Int) -> String {
-        var prefix = result.kind == .error ? "✗ " : (result.kind == .print ? "» " : "→ ")
+        var prefix = result.kind == .error ? "✗ " : (result.kind == .print ? "» " : (result.kind == .evaluation ? "▣ " : "→ "))
         if iterations > 1 { prefix += "[\(result.iteration + 1)/\(iterations)] " }
         let suffix = result.isComplete ? "" : " ⋯"
         let budget = max(4, limit - prefix.count - suffix.count)
@@ -67,18 +67,24 @@ enum ResultRendering {
         lines.append("")
         switch result.content {
         case .string(let text):
-            lines += format.block(text, language: "text")
+            lines += format.block(result.details ?? text, language: "text")
         default:
             lines += format.block(result.content.serialized(pretty: true), language: "json")
         }
-        if result.kind != .print {
+        if result.kind != .print && result.kind != .evaluation {
             var usage = "\(result.promptTokens) prompt tokens"
             if result.cachedTokens > 0 { usage += " (\(result.cachedTokens) cached)" }
             usage += " · \(result.responseTokens) response tokens"
             if let ttft = result.timeToFirstToken { usage += " · first token \(seconds(ttft))" }
             if let rate = result.tokensPerSecond { usage += " · \(rate.formatted1) tok/s" }
+            if let stop = result.stopReason { usage += " · stop: \(stop)" }
             lines.append("")
             lines.append(usage)
+        }
+        if let prompt = result.renderedPrompt, !prompt.isEmpty {
+            lines.append("")
+            lines.append("Prompt as the model read it:")
+            lines += format.block(prompt, language: "text")
         }
         if let transcript = result.transcript, !transcript.isEmpty {
             lines.append("")
@@ -117,9 +123,13 @@ enum ResultRendering {
         case .done(let outcome):
             if let error = outcome.error {
                 let name = error.prefix { $0 != ":" && $0 != "(" }
-                return "✗ \(name.trimmingCharacters(in: .whitespaces))"
+                let rates = results.compactMap(\.passRate).map { "pass rate \(Int(($0 * 100).rounded()))%" }
+                return (["✗ \(name.trimmingCharacters(in: .whitespaces))"] + rates).joined(separator: " · ")
             }
             var parts = ["✓ \(results.count) result\(results.count == 1 ? "" : "s")"]
+            // Evaluations: the pass rate over every pass/fail metric of the block's runs.
+            let passRates = results.compactMap(\.passRate)
+            if !passRates.isEmpty { parts.insert("pass rate " + passRates.map { "\(Int(($0 * 100).rounded()))%" }.joined(separator: ", "), at: 0) }
             if outcome.fromCache {
                 parts.append("cached")
             } else if let duration = record.duration {
@@ -128,6 +138,7 @@ enum ResultRendering {
             parts.append("\(tokens) tok")
             let rates = results.compactMap(\.tokensPerSecond)
             if !rates.isEmpty { parts.append("\((rates.reduce(0, +) / Double(rates.count)).formatted1) tok/s") }
+            if !record.changes.isEmpty { parts.append("changed since last run") }
             return parts.joined(separator: " · ")
         }
     }

@@ -237,6 +237,8 @@ extension LanguageServer {
             if let type = result.typeName { object["type"] = .string(type) }
             if let ttft = result.timeToFirstToken { object["timeToFirstToken"] = .double(ttft) }
             if let rate = result.tokensPerSecond { object["tokensPerSecond"] = .double(rate) }
+            if let passRate = result.passRate { object["passRate"] = .double(passRate) }
+            if let details = result.details { object["details"] = .string(details) }
             results.append(.object(object))
         }
         var blocks: [JSONValue] = []

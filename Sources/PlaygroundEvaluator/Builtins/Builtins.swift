@@ -33,7 +33,7 @@ typealias Builtin = @Sendable (Interpreter, BuiltinCall) async throws -> Value
 enum Builtins {
     static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
-        for group in [swiftBuiltins, systemLanguageModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins, agenticBuiltins] {
+        for group in [swiftBuiltins, systemLanguageModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins, agenticBuiltins, evaluationsBuiltins] {
             all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
         }
         return all

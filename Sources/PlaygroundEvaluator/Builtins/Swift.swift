@@ -56,11 +56,24 @@ extension Builtins {
             }
             return .string(s.replacingOccurrences(of: target, with: replacement))
         },
-        "String.trimmingCharacters(in:)": on(string) { _, s, _ in .string(s.trimmingCharacters(in: .whitespacesAndNewlines)) },
+        "String.trimmingCharacters(in:)": on(string) { i, s, c in
+            let set = try await c.arguments(i).value("in") ?? .enumCase(type: "CharacterSet", name: "whitespacesAndNewlines", payload: [])
+            return .string(s.trimmingCharacters(in: try i.characterSet(set, c.node)))
+        },
         "String.append(_:)": on(string) { i, s, c in try await appendText(i, s, c, try await c.arguments(i).unlabelled.first) },
         "String.append(contentsOf:)": on(string) { i, s, c in try await appendText(i, s, c, try await c.arguments(i).value("contentsOf")) },
         "String.Encoding.utf8": constant(.enumCase(type: "String.Encoding", name: "utf8", payload: [])),
         "CharacterSet.whitespacesAndNewlines": constant(.enumCase(type: "CharacterSet", name: "whitespacesAndNewlines", payload: [])),
+        "CharacterSet.whitespaces": constant(.enumCase(type: "CharacterSet", name: "whitespaces", payload: [])),
+        "CharacterSet.newlines": constant(.enumCase(type: "CharacterSet", name: "newlines", payload: [])),
+        "CharacterSet.punctuationCharacters": constant(.enumCase(type: "CharacterSet", name: "punctuationCharacters", payload: [])),
+        "CharacterSet.decimalDigits": constant(.enumCase(type: "CharacterSet", name: "decimalDigits", payload: [])),
+        "CharacterSet.letters": constant(.enumCase(type: "CharacterSet", name: "letters", payload: [])),
+        "CharacterSet.alphanumerics": constant(.enumCase(type: "CharacterSet", name: "alphanumerics", payload: [])),
+        "CharacterSet.union(_:)": { i, c in
+            let other = try await c.arguments(i).unlabelled.first ?? .null
+            return .enumCase(type: "CharacterSet", name: "union", payload: [(label: nil, value: c.base), (label: nil, value: other)])
+        },
     ]
 
     /// `String(x)`, `String(describing: x)`: the value's text, within the string budget.

@@ -41,6 +41,7 @@ extension Surface {
                        "A property with its schema."),
         ]),
         SurfaceType(.struct, "Transcript", .v26_0, "The entries of a session (itself a collection of entries).", [
+            MemberSpec("var structuredTranscript: StructuredTranscript", "The transcript as evaluators read it (added by Evaluations).", .v27_0),
             MemberSpec("var count: Int", "The number of entries."),
             MemberSpec("var isEmpty: Bool", "Whether there are no entries."),
             MemberSpec("var first: Transcript.Entry?", "The first entry (the instructions, when there are some)."),

@@ -26,6 +26,13 @@ extension Surface {
         ]),
         SurfaceType(.struct, "CharacterSet", .swift, module: "Foundation", "A set of characters to trim.", [
             MemberSpec("static var whitespacesAndNewlines: CharacterSet", "Spaces, tabs and line breaks."),
+            MemberSpec("static var whitespaces: CharacterSet", "Spaces and tabs."),
+            MemberSpec("static var newlines: CharacterSet", "Line breaks."),
+            MemberSpec("static var punctuationCharacters: CharacterSet", "Punctuation."),
+            MemberSpec("static var decimalDigits: CharacterSet", "The digits."),
+            MemberSpec("static var letters: CharacterSet", "Letters."),
+            MemberSpec("static var alphanumerics: CharacterSet", "Letters and digits."),
+            MemberSpec("func union(_: CharacterSet) -> CharacterSet", "The characters of both sets."),
         ]),
         SurfaceType(.struct, "Int", .swift, module: "Swift", "A 64-bit signed integer.", [
             MemberSpec("init(_: Any)", "The number truncated to an integer, or a string parsed (nil when it is not a number)."),

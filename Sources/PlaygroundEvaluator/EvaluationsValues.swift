@@ -1,0 +1,412 @@
+import Evaluations
+import FoundationModelsRuntime
+import JSON
+import SwiftSyntax
+
+/// Values of Apple's Evaluations framework as the interpreter holds them.
+/// The framework's semantics (statistics, trajectories, judges, reports) live
+/// in the `Evaluations` target; this file maps prompt-file syntax onto it.
+indirect enum EvaluationsObject: @unchecked Sendable {
+    case metric(Metric)
+    case sample(SampleValue)
+    case subject(value: Value, transcript: StructuredTranscriptValue?)
+    case transcript(StructuredTranscriptValue)
+    case loader([Value])
+    case evaluator(EvaluatorValue)
+    case aggregator(MetricsAggregator, group: String?)
+    case result(EvaluationRunValue)
+    case frame(EvaluationRunValue, detailed: Bool)
+    /// `inputColumn`, `responseColumn`, `expectedColumn`.
+    case column(String)
+    case scale(ScoringScale)
+    case dimension(ScoreDimension)
+    case judgePrompt(JudgePromptValue)
+    case trajectory(TrajectoryExpectation)
+    case toolExpectation(ToolExpectation)
+    case operation(AggregationOperation)
+    case runErrors(EvaluationRunErrors)
+    case testContext(EvaluationRunValue)
+
+    var description: String {
+        switch self {
+        case .metric(let m): return m.description
+        case .sample(let s): return "ModelSample(prompt: \(Value.quoted(s.promptText)), expected: \(s.expected.debugDescription))"
+        case .subject(let value, _): return "ModelSubject(value: \(value.debugDescription))"
+        case .transcript(let t): return "StructuredTranscript(\(t.toolCalls.count) tool calls)"
+        case .loader(let samples): return "ArrayLoader(\(samples.count) samples)"
+        case .evaluator(let e): return e.typeName
+        case .aggregator: return "MetricsAggregator"
+        case .result(let r): return r.report.groupedSummary
+        case .frame(let r, let detailed): return detailed ? "DataFrame(\(r.report.samples.count) rows)" : r.report.groupedSummary
+        case .column(let name): return "ResultColumn(\(name))"
+        case .scale: return "ScoringScale"
+        case .dimension(let d): return "ScoreDimension(\(d.name))"
+        case .judgePrompt: return "ModelJudgePrompt"
+        case .trajectory: return "TrajectoryExpectation"
+        case .toolExpectation(let t): return "ToolExpectation(\(t.description))"
+        case .operation(let o): return o.label
+        case .runErrors(let e): return "EvaluationRunErrors(hasFailures: \(e.hasFailures))"
+        case .testContext: return "EvaluationContext"
+        }
+    }
+
+    var typeName: String {
+        switch self {
+        case .metric: "Metric"
+        case .sample: "ModelSample"
+        case .subject: "ModelSubject"
+        case .transcript: "StructuredTranscript"
+        case .loader: "ArrayLoader"
+        case .evaluator(let e): e.typeName
+        case .aggregator(_, let group): group == nil ? "MetricsAggregator" : "MetricsAggregator.Group"
+        case .result: "EvaluationResult"
+        case .frame: "DataFrame"
+        case .column: "ResultColumn"
+        case .scale: "ScoringScale"
+        case .dimension: "ScoreDimension"
+        case .judgePrompt: "ModelJudgePrompt"
+        case .trajectory: "TrajectoryExpectation"
+        case .toolExpectation: "ToolExpectation"
+        case .operation: "AggregationOperation"
+        case .runErrors: "EvaluationRunErrors"
+        case .testContext: "EvaluationContext"
+        }
+    }
+}
+
+struct SampleValue: @unchecked Sendable {
+    /// `.string` or `.prompt`, as written.
+    var prompt: Value
+    var expected: Value
+    var instructions: Value
+    var generationSchema: Value
+    var expectations: TrajectoryExpectation?
+
+    var promptText: String {
+        switch prompt {
+        case .prompt(let p): p.text
+        default: prompt.description
+        }
+    }
+}
+
+/// `StructuredTranscript`: what an evaluator (and `ToolCallEvaluator`) reads of a session.
+struct StructuredTranscriptValue: @unchecked Sendable {
+    var toolCalls: [ObservedToolCall]
+    var toolOutputs: [String]
+    var instructionText: String
+    var prompts: [String]
+    var responses: [String]
+
+    init(toolCalls: [ObservedToolCall] = [], toolOutputs: [String] = [], instructionText: String = "", prompts: [String] = [],
+         responses: [String] = []) {
+        self.toolCalls = toolCalls
+        self.toolOutputs = toolOutputs
+        self.instructionText = instructionText
+        self.prompts = prompts
+        self.responses = responses
+    }
+
+    init(_ transcript: Transcript) {
+        self.init()
+        for entry in transcript {
+            switch entry {
+            case .instructions(let i): instructionText = i.segments.map(\.text).joined()
+            case .prompt(let p): prompts.append(p.segments.map(\.text).joined())
+            case .toolCalls(let calls): toolCalls += calls.calls.map { ObservedToolCall(name: $0.toolName, arguments: $0.arguments.jsonValue) }
+            case .toolOutput(let o): toolOutputs.append(o.segments.map(\.text).joined())
+            case .response(let r): responses.append(r.segments.map(\.text).joined())
+            case .reasoning: break
+            }
+        }
+    }
+}
+
+enum EvaluatorValue: @unchecked Sendable {
+    /// `Evaluator { sample, subject in ... }`.
+    case closure(ClosureValue)
+    /// An instance of a file struct conforming to `EvaluatorProtocol`.
+    case custom(Value)
+    case judge(JudgeValue)
+    case toolCall(allPass: Metric, percentagePass: Metric, argumentMatchModel: (any LanguageModel)?)
+
+    var typeName: String {
+        switch self {
+        case .closure: "Evaluator"
+        case .custom(let v): if case .structure(let type, _) = v { type } else { "EvaluatorProtocol" }
+        case .judge: "ModelJudgeEvaluator"
+        case .toolCall: "ToolCallEvaluator"
+        }
+    }
+}
+
+struct JudgeValue: @unchecked Sendable {
+    var judge: ModelJudge
+    var prompt: JudgePromptValue?
+}
+
+struct JudgePromptValue: @unchecked Sendable {
+    var instructions: String?
+    var evaluationTarget: ClosureValue?
+    var reference: ClosureValue?
+}
+
+/// What `run()` returned: the report plus the interpreter values of each row.
+final class EvaluationRunValue: @unchecked Sendable {
+    let report: EvaluationReport
+    let samples: [Value]
+    let subjects: [Value]
+    let duration: Double
+    init(report: EvaluationReport, samples: [Value], subjects: [Value], duration: Double) {
+        self.report = report
+        self.samples = samples
+        self.subjects = subjects
+        self.duration = duration
+    }
+}
+
+extension Interpreter {
+    /// Type names of the framework, so a bare reference (`Metric.toolsAllPass`) resolves.
+    static let evaluationsTypes: Set<String> = [
+        "Metric", "ModelSample", "ModelSubject", "ArrayLoader", "Evaluator", "ModelJudgeEvaluator", "ModelJudgePrompt",
+        "ToolCallEvaluator", "ScoreDimension", "ScoringScale", "ScoringMode", "TrajectoryExpectation", "ToolExpectation",
+        "ArgumentMatcher", "AggregationOperation", "MetricsAggregator", "EvaluationContext", "StructuredTranscript",
+        "EvaluationResult", "EvaluationError",
+    ]
+
+    /// Framework names the interpreter does not implement, with what to use instead.
+    static let unsupportedEvaluations: [String: String] = [
+        "JSONLoader": "fmplay has no bundle resources; list the samples in an ArrayLoader",
+        "StreamLoader": "list the samples in an ArrayLoader",
+        "SampleGenerator": "write the samples in an ArrayLoader",
+        "ModelSampleInput": "use ModelSample(prompt:expected:instructions:)",
+    ]
+
+    /// Arguments with closure literals left unevaluated (`.null`, syntax kept): they are captured, not called.
+    func argumentsKeepingClosures(_ list: LabeledExprListSyntax) async throws -> Arguments {
+        var items: [(label: String?, value: Value, syntax: ExprSyntax)] = []
+        for argument in list {
+            let value: Value = argument.expression.is(ClosureExprSyntax.self) ? .null : try await evaluate(argument.expression)
+            items.append((argument.label?.text, value, argument.expression))
+        }
+        return Arguments(items: items)
+    }
+
+    func capturedClosure(_ syntax: ClosureExprSyntax) -> ClosureValue {
+        ClosureValue(syntax: syntax, captured: captureScopes())
+    }
+
+    /// `Metric(...)`, `ModelSample(...)` and the other framework initializers; nil for other names.
+    func evaluationsInitializer(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value? {
+        if let advice = Interpreter.unsupportedEvaluations[name] {
+            throw error("\(name) is not supported in prompt files: \(advice)", e)
+        }
+        guard Interpreter.evaluationsTypes.contains(name) || name.hasPrefix("ModelSample<") || name.hasPrefix("ModelSubject<")
+            || name.hasPrefix("Evaluator<") || name.hasPrefix("ModelJudgeEvaluator<") || name.hasPrefix("ToolCallEvaluator<")
+            || name.hasPrefix("ModelJudgePrompt<") else { return nil }
+        let base = String(name.prefix { $0 != "<" })
+        let args = try await argumentsKeepingClosures(e.arguments)
+        switch base {
+        case "Metric":
+            guard let metricName = args.unlabelled.first?.stringValue else { throw error("Metric needs a name: Metric(\"Accuracy\")", e) }
+            return .evaluations(.metric(Metric(metricName)))
+        case "ModelSample":
+            guard let prompt = args.value("prompt") else {
+                throw error("ModelSample needs prompt: (ModelSample(prompt: \"...\", expected: ...))", e)
+            }
+            var expectations: TrajectoryExpectation?
+            if let given = args.value("expectations"), !given.isNull {
+                guard case .evaluations(.trajectory(let t)) = given else { throw error("expectations: must be a TrajectoryExpectation", e) }
+                expectations = t
+            }
+            return .evaluations(.sample(SampleValue(prompt: prompt, expected: args.value("expected") ?? .null,
+                                                    instructions: args.value("instructions") ?? .null,
+                                                    generationSchema: args.value("generationSchema") ?? .null, expectations: expectations)))
+        case "ModelSubject":
+            guard let value = args.value("value") else { throw error("ModelSubject needs value: (ModelSubject(value: response.content))", e) }
+            var transcript: StructuredTranscriptValue?
+            switch args.value("transcript") {
+            case .evaluations(.transcript(let t))?: transcript = t
+            case .transcript(let t)?: transcript = StructuredTranscriptValue(t)
+            case nil, .null?: break
+            default: throw error("transcript: must be session.transcript.structuredTranscript", e)
+            }
+            return .evaluations(.subject(value: value, transcript: transcript))
+        case "StructuredTranscript":
+            var t = StructuredTranscriptValue()
+            t.instructionText = args.value("instructionText")?.stringValue ?? ""
+            if case .array(let prompts)? = args.value("prompts") { t.prompts = prompts.map(\.description) }
+            return .evaluations(.transcript(t))
+        case "ArrayLoader":
+            guard case .array(let samples)? = args.value("samples") else { throw error("ArrayLoader needs samples: [ModelSample(...)]", e) }
+            for sample in samples {
+                guard case .evaluations(.sample) = sample else {
+                    throw error("ArrayLoader samples must be ModelSample values (got \(sample.description.prefix(40)))", e)
+                }
+            }
+            return .evaluations(.loader(samples))
+        case "Evaluator":
+            guard let closure = e.trailingClosure ?? args.items.first?.syntax.as(ClosureExprSyntax.self) else {
+                throw error("Evaluator needs a closure: Evaluator { sample, subject in metric.passing() }", e)
+            }
+            return .evaluations(.evaluator(.closure(capturedClosure(closure))))
+        case "ScoreDimension":
+            guard let dimensionName = args.unlabelled.first?.stringValue else { throw error("ScoreDimension needs a name", e) }
+            return .evaluations(.dimension(ScoreDimension(dimensionName, description: args.value("description")?.stringValue,
+                                                          scale: try scale(args.value("scale"), e))))
+        case "ModelJudgePrompt":
+            var prompt = JudgePromptValue(instructions: args.value("instructions")?.stringValue)
+            for item in args.items {
+                guard let closure = item.syntax.as(ClosureExprSyntax.self) else { continue }
+                if item.label == "evaluationTarget" { prompt.evaluationTarget = capturedClosure(closure) }
+                if item.label == "reference" { prompt.reference = capturedClosure(closure) }
+            }
+            if let closure = e.trailingClosure { prompt.reference = capturedClosure(closure) }
+            return .evaluations(.judgePrompt(prompt))
+        case "ModelJudgeEvaluator":
+            return try await makeJudge(args, pairwise: false, e)
+        case "ToolCallEvaluator":
+            guard case .evaluations(.metric(let allPass))? = args.value("allPass"),
+                  case .evaluations(.metric(let percentagePass))? = args.value("percentagePass") else {
+                throw error("ToolCallEvaluator needs allPass: and percentagePass: metrics", e)
+            }
+            var matchModel: (any LanguageModel)?
+            if let model = args.value("argumentMatchModel") {
+                guard case .model(let m) = model else { throw error("argumentMatchModel: must be a language model", e) }
+                matchModel = m
+            }
+            return .evaluations(.evaluator(.toolCall(allPass: allPass, percentagePass: percentagePass, argumentMatchModel: matchModel)))
+        case "TrajectoryExpectation":
+            if let tool = args.value("expected")?.stringValue {
+                return .evaluations(.trajectory(TrajectoryExpectation(expected: tool, arguments: try matchers(args.value("arguments"), e))))
+            }
+            let ordered = try toolExpectations(args.value("ordered"), e)
+            let unordered = try toolExpectations(args.value("unordered"), e)
+            if let disallowed = args.value("disallowed") {
+                return .evaluations(.trajectory(TrajectoryExpectation(ordered: ordered, unordered: unordered,
+                                                                      disallowed: try toolExpectations(disallowed, e))))
+            }
+            let additional = args.value("allowsAdditionalToolCalls").map { if case .bool(let b) = $0 { b } else { true } } ?? true
+            return .evaluations(.trajectory(TrajectoryExpectation(ordered: ordered, unordered: unordered, allowsAdditionalToolCalls: additional)))
+        case "ToolExpectation":
+            guard let tool = args.unlabelled.first?.stringValue else { throw error("ToolExpectation needs a tool name", e) }
+            return .evaluations(.toolExpectation(ToolExpectation(tool, arguments: try matchers(args.value("arguments"), e))))
+        default:
+            throw error("\(base)(...) cannot be created in prompt files", e)
+        }
+    }
+
+    func makeJudge(_ args: Arguments, pairwise: Bool, _ e: FunctionCallExprSyntax) async throws -> Value {
+        var model: any LanguageModel = context.systemModel(useCase: .general)
+        if let judge = args.value("judge") {
+            guard case .model(let m) = judge else {
+                throw error("judge: must be a language model (SystemLanguageModel.default or PrivateCloudComputeLanguageModel())", e)
+            }
+            model = m
+        }
+        var dimensions: [ScoreDimension] = []
+        if let given = args.value("dimensions") {
+            guard case .array(let items) = given else { throw error("dimensions: must be an array of ScoreDimension", e) }
+            for item in items {
+                guard case .evaluations(.dimension(let d)) = item else { throw error("dimensions: must be an array of ScoreDimension", e) }
+                dimensions.append(d)
+            }
+        } else if let name = args.unlabelled.first?.stringValue {
+            dimensions = [ScoreDimension(name, scale: try scale(args.value("scale"), e))]
+        } else {
+            throw error("ModelJudgeEvaluator needs a metric name and scale:, or dimensions:", e)
+        }
+        var mode = ScoringMode.discrete
+        if case .enumCase(_, let name, _)? = args.value("scoringMode") {
+            guard let m = ScoringMode(rawValue: name) else { throw error("scoringMode: is .discrete or .continuous", e) }
+            mode = m
+        }
+        var prompt: JudgePromptValue?
+        if case .evaluations(.judgePrompt(let p))? = args.value("prompt") { prompt = p }
+        if pairwise, let closure = args.items.first(where: { $0.label == "evaluationTarget" })?.syntax.as(ClosureExprSyntax.self) {
+            prompt = JudgePromptValue(instructions: nil, evaluationTarget: capturedClosure(closure), reference: nil)
+        }
+        let judge = ModelJudge(dimensions: dimensions, scoringMode: mode, instructions: prompt?.instructions, pairwise: pairwise, judge: model)
+        return .evaluations(.evaluator(.judge(JudgeValue(judge: judge, prompt: prompt))))
+    }
+
+    /// `.numeric([4: "...", 1: "..."])`, `.passFail(passDescription:failDescription:)`.
+    func scale(_ value: Value?, _ node: some SyntaxProtocol) throws -> ScoringScale {
+        switch value {
+        case .evaluations(.scale(let s))?: return s
+        case .enumCase(_, "numeric", let payload)?:
+            guard case .dictionary(let pairs)? = payload.first?.value else { throw error(".numeric needs a dictionary [4: \"...\", 1: \"...\"]", node) }
+            var levels: [(Double, String)] = []
+            for pair in pairs {
+                guard let level = pair.key.number else { throw error(".numeric levels must be numbers", node) }
+                levels.append((level, pair.value.description))
+            }
+            return .numeric(levels)
+        case .enumCase(_, "passFail", let payload)?:
+            let pass = payload.first { $0.label == "passDescription" }?.value.description ?? "The response meets the criterion"
+            let fail = payload.first { $0.label == "failDescription" }?.value.description ?? "The response does not meet the criterion"
+            return .passFail(passDescription: pass, failDescription: fail)
+        case .enumCase(_, let name, _)?:
+            throw error("ScoringScale.\(name) is not supported in prompt files (use .numeric([...]) or .passFail(...))", node)
+        default:
+            throw error("scale: must be a ScoringScale such as .numeric([4: \"Excellent\", 1: \"Poor\"])", node)
+        }
+    }
+
+    func toolExpectations(_ value: Value?, _ node: some SyntaxProtocol) throws -> [ToolExpectation] {
+        guard let value, !value.isNull else { return [] }
+        guard case .array(let items) = value else { throw error("expected an array of ToolExpectation", node) }
+        return try items.map {
+            guard case .evaluations(.toolExpectation(let t)) = $0 else { throw error("expected ToolExpectation values", node) }
+            return t
+        }
+    }
+
+    /// `[.exact(argumentName: "city", value: "Paris"), .keyOnly(argumentName: "units"), ...]`.
+    func matchers(_ value: Value?, _ node: some SyntaxProtocol) throws -> [ArgumentMatcher] {
+        guard let value, !value.isNull else { return [] }
+        guard case .array(let items) = value else { throw error("arguments: must be an array of ArgumentMatcher", node) }
+        return try items.map { item in
+            guard case .enumCase(_, let name, let payload) = item else { throw error("arguments: must list ArgumentMatcher cases", node) }
+            func field(_ label: String) throws -> Value {
+                guard let v = payload.first(where: { $0.label == label })?.value else {
+                    throw error("ArgumentMatcher.\(name) needs \(label):", node)
+                }
+                return v
+            }
+            let argument = try field("argumentName").description
+            switch name {
+            case "exact": return .exact(argumentName: argument, value: try field("value").jsonValue)
+            case "keyOnly": return .keyOnly(argumentName: argument)
+            case "oneOf":
+                guard case .array(let allowed) = try field("allowedValues") else { throw error("allowedValues: must be an array", node) }
+                return .oneOf(argumentName: argument, allowedValues: allowed.map(\.jsonValue))
+            case "range":
+                return .range(argumentName: argument, minimum: payload.first { $0.label == "minimum" }?.value.number,
+                              maximum: payload.first { $0.label == "maximum" }?.value.number)
+            case "pattern": return .pattern(argumentName: argument, regex: try field("regex").description)
+            case "contains": return .contains(argumentName: argument, substring: try field("substring").description)
+            case "hasPrefix": return .hasPrefix(argumentName: argument, prefix: try field("prefix").description)
+            case "hasSuffix": return .hasSuffix(argumentName: argument, suffix: try field("suffix").description)
+            case "naturalLanguage": return .naturalLanguage(argumentName: argument, criteria: try field("criteria").description)
+            default: throw error("ArgumentMatcher.\(name) does not exist (exact, keyOnly, oneOf, range, pattern, contains, hasPrefix, hasSuffix, naturalLanguage)", node)
+            }
+        }
+    }
+
+    /// `.mean(of: metric)` and the other statistics as a value.
+    func operation(_ value: Value?, _ node: some SyntaxProtocol) throws -> AggregationOperation {
+        switch value {
+        case .evaluations(.operation(let o))?: return o
+        case .enumCase(_, let name, let payload)?:
+            if name == "custom", let label = payload.first?.value.stringValue { return .custom(label: label) }
+            guard case .evaluations(.metric(let metric))? = payload.first?.value,
+                  let o = MetricsAggregator.operation(method: "compute" + name.prefix(1).uppercased() + name.dropFirst(), metric: metric) else {
+                throw error("expected an AggregationOperation such as .mean(of: metric)", node)
+            }
+            return o
+        default:
+            throw error("expected an AggregationOperation such as .mean(of: metric)", node)
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import FoundationModelsRuntime
+import JSON
+import PlaygroundEvaluator
+import XCTest
+
+/// The Evaluations framework in prompt files, written from Apple's documentation
+/// (the worked examples of shared/reference/evaluations-27.md), on the scripted model.
+final class EvaluationsRunTests: XCTestCase {
+    static let capitals = """
+        import FoundationModels
+        import Evaluations
+        import Testing
+
+        struct CapitalEvaluation: Evaluation {
+            let exactMatch = Metric("ExactMatch")
+            let answerLength = Metric("AnswerLength")
+
+            let dataset = ArrayLoader(samples: [
+                ModelSample(prompt: "Capital of France? One word.", expected: "Paris"),
+                ModelSample(prompt: "Capital of Japan? One word.", expected: "Tokyo"),
+                ModelSample(prompt: "Capital of Kenya? One word.", expected: "Nairobi"),
+                ModelSample<String>(prompt: "Name any capital city. One word.", expected: nil),
+            ])
+
+            func subject(from sample: ModelSample<String>) async throws -> ModelSubject<String> {
+                let session = LanguageModelSession(instructions: "Answer with a single word.")
+                let response = try await session.respond(to: sample.prompt,
+                                                         options: GenerationOptions(maximumResponseTokens: 16))
+                return ModelSubject(value: response.content, transcript: session.transcript.structuredTranscript)
+            }
+
+            var evaluators: Evaluators {
+                Evaluator { sample, subject in
+                    guard let expected = sample.expected else { return exactMatch.ignore(rationale: "open question") }
+                    let answer = subject.value.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters))
+                    return answer.lowercased() == expected.lowercased()
+                        ? exactMatch.passing()
+                        : exactMatch.failing(rationale: "expected \\(expected), got \\(answer)")
+                }
+                Evaluator { _, subject in answerLength.scoring(Double(subject.value.count)) }
+            }
+
+            func aggregateMetrics(using aggregator: inout MetricsAggregator) {
+                aggregator.group("Accuracy") { $0.computeMean(of: exactMatch) }
+                aggregator.group("Length") { group in
+                    group.computeMedian(of: answerLength)
+                    group.computeMaximum(of: answerLength)
+                }
+            }
+        }
+
+        #Playground("Capitals") {
+            let evaluation = CapitalEvaluation()
+            let result = try await evaluation.run(info: ["instructions": "v1"])
+            print(result.groupedSummary)
+            let inputs = result.detailed[evaluation.inputColumn]
+            let scores = result.detailed[metric: evaluation.exactMatch]
+            for row in 0..<scores.count where scores[row]?.value == .failing {
+                print("missed: \\(inputs[row]?.promptDescription ?? "?") — \\(scores[row]?.rationale ?? "")")
+            }
+            print(result.aggregateValue(.mean(of: evaluation.exactMatch)))
+        }
+
+        @Test(.evaluates(CapitalEvaluation()))
+        func capitals() async throws {
+            let result = EvaluationContext.current.result
+            #expect(result.aggregateValue(.mean(of: Metric("ExactMatch"))) >= 0.9)
+        }
+        """
+
+    func scriptedCapitals() -> ScriptedLanguageModel {
+        ScriptedLanguageModel(script: [.text("Paris"), .text("Kyoto."), .text("Nairobi!"), .text("Rome"),
+                                       .text("Paris"), .text("Kyoto."), .text("Nairobi!"), .text("Rome")])
+    }
+
+    func testRunFromABlockAndFromATestTrait() async throws {
+        let result = await evaluate(Self.capitals, model: scriptedCapitals())
+        XCTAssertEqual(result.blocks.map(\.displayName), ["Capitals", "capitals"])
+        XCTAssertEqual(prints(result), [
+            "Accuracy\n  Mean of ExactMatch: 0.6666666666666666\nLength\n  Median of AnswerLength: 5.5\n  Maximum of AnswerLength: 8.0",
+            "missed: Capital of Japan? One word. — expected Tokyo, got Kyoto",
+            "0.6666666666666666",
+        ])
+        let report = try XCTUnwrap(result.blocks[0].results.first { $0.kind == .evaluation }?.evaluation)
+        XCTAssertEqual(report.name, "CapitalEvaluation")
+        XCTAssertEqual(report.samples.map { $0.metric(named: "ExactMatch")?.kindName }, ["passing", "failing", "passing", "ignore"])
+        XCTAssertEqual(report.samples.map(\.responseText), ["Paris", "Kyoto.", "Nairobi!", "Rome"])
+        XCTAssertEqual(report.info.map { "\($0.0)=\($0.1)" }, ["instructions=v1"])
+        XCTAssertEqual(report.headline, "CapitalEvaluation: 2/3 passed (66.7%) · 4 samples")
+
+        // The @Test block runs the same evaluation, then fails on its #expect, as Swift Testing would.
+        let test = result.blocks[1]
+        XCTAssertEqual(test.status, .error)
+        XCTAssertTrue(test.error?.contains("Expectation failed: result.aggregateValue(.mean(of: Metric(\"ExactMatch\"))) >= 0.9") ?? false,
+                      test.error ?? "")
+        let traitReport = try XCTUnwrap(test.results.first { $0.kind == .evaluation }?.evaluation)
+        XCTAssertEqual(traitReport.samples, report.samples, "the same rows in both forms")
+        XCTAssertEqual(traitReport.aggregates, report.aggregates, "the same numbers in both forms")
+    }
+
+    func testSubjectAndEvaluatorErrorsAreRecordedPerSample() async throws {
+        let source = """
+            struct E: Evaluation {
+                let ok = Metric("OK")
+                let dataset = ArrayLoader(samples: [ModelSample(prompt: "a", expected: "x"), ModelSample(prompt: "b", expected: "y")])
+                func subject(from sample: ModelSample<String>) async throws -> ModelSubject<String> {
+                    if sample.promptDescription == "b" { throw "no model today" }
+                    return ModelSubject(value: "fine")
+                }
+                var evaluators: Evaluators {
+                    Evaluator { _, subject in ok.passing() }
+                    Evaluator { _, _ in throw "broken evaluator" }
+                }
+                func aggregateMetrics(using aggregator: inout MetricsAggregator) {
+                    aggregator.computeMean(of: ok)
+                    aggregator.computeMean(of: Metric("Nobody"))
+                }
+            }
+            #Playground {
+                let result = try await E().run()
+                print(result.errors.inferenceFailureCount, result.errors.evaluatorFailureCount, result.errors.metricsNotFound)
+            }
+            """
+        let result = await evaluate(source)
+        XCTAssertEqual(prints(result), ["1 1 [\"Nobody\"]"])
+        let report = try XCTUnwrap(result.blocks[0].results.first { $0.kind == .evaluation }?.evaluation)
+        XCTAssertEqual(report.samples[1].subjectError, "no model today")
+        XCTAssertEqual(report.samples[0].evaluatorErrors, ["Evaluator: broken evaluator"])
+        XCTAssertTrue(report.text.contains("no response: no model today"), report.text)
+    }
+
+    func testToolCallEvaluatorChecksTheTrajectory() async throws {
+        let source = """
+            struct GetWeather: Tool {
+                let name = "getWeather"
+                let description = "Weather for a city"
+                @Generable
+                struct Arguments {
+                    var city: String
+                }
+                func call(arguments: Arguments) async throws -> String { "71 degrees" }
+            }
+            struct W: Evaluation {
+                let tools = ToolCallEvaluator<ModelSample<String>>(allPass: Metric.toolsAllPass, percentagePass: Metric.toolsPercentagePass)
+                let dataset = ArrayLoader(samples: [
+                    ModelSample(prompt: "Weather in Cupertino?", expected: "71",
+                                expectations: TrajectoryExpectation(expected: "getWeather", arguments: [.exact(argumentName: "city", value: "Cupertino")])),
+                    ModelSample(prompt: "Weather in Paris?", expected: "58",
+                                expectations: TrajectoryExpectation(ordered: [ToolExpectation("getWeather", arguments: [.hasPrefix(argumentName: "city", prefix: "Par")])],
+                                                                    unordered: [ToolExpectation("search")], allowsAdditionalToolCalls: false)),
+                    ModelSample(prompt: "Hello", expected: "hi"),
+                ])
+                func subject(from sample: ModelSample<String>) async throws -> ModelSubject<String> {
+                    let session = LanguageModelSession(tools: [GetWeather()])
+                    let response = try await session.respond(to: sample.prompt)
+                    return ModelSubject(value: response.content, transcript: session.transcript.structuredTranscript)
+                }
+                var evaluators: Evaluators { tools }
+                func aggregateMetrics(using aggregator: inout MetricsAggregator) {
+                    aggregator.computeMean(of: Metric.toolsAllPass)
+                    aggregator.computeMean(of: Metric.toolsPercentagePass)
+                }
+            }
+            #Playground {
+                let result = try await W().run()
+                print(result.groupedSummary)
+            }
+            """
+        let model = ScriptedLanguageModel(script: [
+            .toolCall(name: "getWeather", arguments: GeneratedContent(properties: [("city", GeneratedContent("Cupertino"))])), .text("71"),
+            .toolCall(name: "getWeather", arguments: GeneratedContent(properties: [("city", GeneratedContent("Paris"))])), .text("58"),
+            .text("hi"),
+        ])
+        let result = await evaluate(source, model: model)
+        XCTAssertEqual(prints(result), ["Mean of ToolsAllPass: 0.5\nMean of ToolsPercentagePass: 0.8333333333333333"])
+        let report = try XCTUnwrap(result.blocks[0].results.first { $0.kind == .evaluation }?.evaluation)
+        XCTAssertEqual(report.samples[2].metrics.map(\.kindName), ["ignore", "ignore"], "no expectations: ignored")
+        XCTAssertEqual(report.samples[1].toolCalls.map(\.name), ["getWeather"])
+        XCTAssertTrue(report.samples[1].metrics[0].rationale?.contains("expected a call search") ?? false)
+    }
+
+    func testModelJudgeWithASelectableJudgeModel() async throws {
+        let source = """
+            struct J: Evaluation {
+                let relevance = ScoreDimension("Relevance", description: "Does it answer?", scale: .numeric([4: "Fully", 1: "Not at all"]))
+                let dataset = ArrayLoader(samples: [ModelSample(prompt: "Name a fruit", expected: "apple")])
+                func subject(from sample: ModelSample<String>) async throws -> ModelSubject<String> {
+                    ModelSubject(value: "banana")
+                }
+                var evaluators: Evaluators {
+                    ModelJudgeEvaluator(judge: PrivateCloudComputeLanguageModel(), dimensions: [relevance],
+                                        prompt: ModelJudgePrompt(instructions: "Judge fruit answers.", evaluationTarget: { $0.uppercased() }))
+                }
+                func aggregateMetrics(using aggregator: inout MetricsAggregator) {
+                    aggregator.group("Judge") { $0.computeMean(of: relevance.metric) }
+                }
+            }
+            #Playground {
+                let result = try await J().run()
+                print(result.groupedSummary)
+            }
+            """
+        let judge = ScriptedLanguageModel(name: "judge", script: [.text(#"{"rationale":"A fruit","Relevance":"4"}"#)])
+        let evaluator = PlaygroundEvaluator(configuration: EvaluationConfiguration(model: ScriptedLanguageModel(), serverModel: judge))
+        let result = await evaluator.evaluate(source: source, path: "j.fmplay")
+        XCTAssertEqual(prints(result), ["Judge\n  Mean of Relevance: 4.0"])
+        let prompt = judge.receivedRequests.first?.transcript.description ?? ""
+        XCTAssertTrue(prompt.contains("Judge fruit answers."), prompt)
+        XCTAssertTrue(prompt.contains("Response:\nBANANA"), prompt)
+    }
+
+    func testUnsupportedFormsAreErrorsThatNameThem() async throws {
+        let source = """
+            struct E: Evaluation {
+                let dataset = JSONLoader(url: "samples.json")
+                func subject(from sample: ModelSample<String>) async throws -> ModelSubject<String> { ModelSubject(value: "x") }
+                var evaluators: Evaluators { Evaluator { _, _ in Metric("M").passing() } }
+            }
+            #Playground { let r = try await E().run() }
+            """
+        let result = await evaluate(source)
+        XCTAssertEqual(result.blocks[0].status, .error)
+        XCTAssertTrue(result.blocks[0].error?.contains("JSONLoader is not supported in prompt files") ?? false, result.blocks[0].error ?? "")
+    }
+}

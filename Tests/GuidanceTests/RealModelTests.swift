@@ -156,7 +156,9 @@ final class EmbeddedModelTests: XCTestCase {
             traveller asks for searches, suggest precise search phrases they can type into a search engine, \
             one idea per phrase, in the language of the question.
             """
-        let oslo = request("Plan a trip to Oslo.", schema: ReferenceSchemas.searchSuggestions, seed: 7, instructions: instructions)
+        let options = GenerationOptions(maximumResponseTokens: 48)
+        let oslo = request("Plan a trip to Oslo.", schema: ReferenceSchemas.searchSuggestions, options: options, seed: 7,
+                           instructions: instructions)
         let first = try await collect(model, oslo)
         let second = try await collect(model, oslo)
         XCTAssertEqual(first.text, second.text)
@@ -172,7 +174,8 @@ final class EmbeddedModelTests: XCTestCase {
 
         // A different question after the same instructions reuses the shared chunks, and gives the
         // same text as on a cache that held something else first.
-        let bergen = request("Plan a trip to Bergen.", schema: ReferenceSchemas.searchSuggestions, seed: 7, instructions: instructions)
+        let bergen = request("Plan a trip to Bergen.", schema: ReferenceSchemas.searchSuggestions, options: options, seed: 7,
+                             instructions: instructions)
         let warm = try await collect(model, bergen)
         let warmUsage = try XCTUnwrap(warm.statistics).usage
         XCTAssertGreaterThan(warmUsage.cachedTokens, 0, "the shared instructions are reused")

@@ -215,5 +215,9 @@ public enum DiagnosticCatalogue {
           "respond, collect, an evaluation's run() and tokenCount are async and can throw. Swift does not compile such a call without `try await`, so prompt files reject it too, with a fix-it that inserts what is missing.",
           example: "#Playground {\n    let session = LanguageModelSession()\n    let response = session.respond(to: \"Hi\")\n    print(response.content)\n}",
           fixed: "#Playground {\n    let session = LanguageModelSession()\n    let response = try await session.respond(to: \"Hi\")\n    print(response.content)\n}"),
+        e(.unimplementedAPI, .error, "unimplemented-api", "A FoundationModels 27.0 API that fmplay does not implement.",
+          "fmplay runs most of the 27.0 agentic API (dynamic profiles and instructions, modifiers, lifecycle callbacks, session properties, transcript control, FoundationModelsUtilities' history modifiers and skills). The type-erased and builder types (AnyDynamicProfile, TupleDynamicInstructions, DynamicProfileBuilder...), custom LanguageModel executors, ChatCompletionsLanguageModel, Attachment and SessionPropertyKey conformances are not: instead of failing when the block runs, lint names the API and what to write instead.",
+          example: "import FoundationModels\n\nstruct Coach: LanguageModelSession.DynamicProfile {\n    var body: some DynamicProfile {\n        AnyDynamicProfile(Profile { Instructions(\"Review crafts.\") })\n    }\n}",
+          fixed: "import FoundationModels\n\nstruct Coach: LanguageModelSession.DynamicProfile {\n    var body: some DynamicProfile {\n        Profile { Instructions(\"Review crafts.\") }\n    }\n}"),
     ]
 }

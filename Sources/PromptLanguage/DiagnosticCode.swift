@@ -89,6 +89,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case unknownImport = "FM311"
     /// An async or throwing call (`respond`, `collect`, `run`, `tokenCount`) without `try await`, which Swift requires.
     case missingTryAwait = "FM312"
+    /// A FoundationModels 27.0 (or FoundationModelsUtilities) API fmplay knows but does not implement.
+    case unimplementedAPI = "FM313"
 
     public var defaultSeverity: Severity { DiagnosticCatalogue.entry(self).severity }
 

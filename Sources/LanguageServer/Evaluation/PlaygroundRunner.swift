@@ -63,6 +63,9 @@ public struct CallResult: Sendable, Equatable {
     /// The prompt as the model read it and why generation stopped (hover transparency).
     public var renderedPrompt: String?
     public var stopReason: String?
+    /// What happened while answering, in order (27's profiles): the active profile,
+    /// lifecycle callbacks, tool calls and outputs.
+    public var lifecycle: [String] = []
 
     public init(
         range: Swift.Range<Int>, iteration: Int = 0, kind: Kind, typeName: String? = nil, content: JSONValue, isComplete: Bool = true,

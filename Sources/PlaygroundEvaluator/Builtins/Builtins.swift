@@ -33,7 +33,7 @@ typealias Builtin = @Sendable (Interpreter, BuiltinCall) async throws -> Value
 enum Builtins {
     static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
-        for group in [swiftBuiltins, systemLanguageModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins, agenticBuiltins, evaluationsBuiltins,
+        for group in [swiftBuiltins, systemLanguageModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins, agenticBuiltins, skillsBuiltins, evaluationsBuiltins,
                       standardLibraryBuiltins] {
             all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
         }
@@ -175,6 +175,7 @@ extension Value {
         case .profile: "LanguageModelSession.Profile"
         case .errorPolicy: "TranscriptErrorHandlingPolicy"
         case .error: "Error"
+        case .skills(let object): object.typeName
         case .structure(let type, _): Surface.table.canonicalName(type)
         default: nil
         }
@@ -186,6 +187,7 @@ extension Value {
     var hasDynamicMembers: Bool {
         switch self {
         case .content, .snapshot: true
+        case .structure("SessionPropertyValues", _): true
         default: false
         }
     }

@@ -16,7 +16,7 @@ final class SkillsTests: XCTestCase {
         return (session, model)
     }
 
-    private func call(_ tool: String = "activate_skill", _ skill: String) -> ScriptedLanguageModel.Reply {
+    private func call(_ skill: String, tool: String = "activate_skill") -> ScriptedLanguageModel.Reply {
         .toolCall(name: tool, arguments: GeneratedContent(properties: [("skill", GeneratedContent(skill))]))
     }
 
@@ -83,7 +83,7 @@ final class SkillsTests: XCTestCase {
         XCTAssertEqual(tool?.description, "Activate a skill yourself when the user's request matches its description, and otherwise respond normally without calling this tool. Don't ask the user for permission to activate, and don't mention activation in your response. Skills marked [on demand] aren't toggled on or off; calling this tool on one delivers its guidance once.")
         guard case .reference(let name)? = tool?.parameters.root, case .object(let properties)? = tool?.parameters.definition(named: name)?.kind,
               case .string(let guides) = properties[0].type else { return XCTFail("no skill argument") }
-        XCTAssertEqual(properties.map(\.name), ["skill"])
+        XCTAssertEqual(properties.map { $0.name }, ["skill"])
         XCTAssertEqual(guides.anyOf, ["bar", "foo"])
     }
 
@@ -95,7 +95,7 @@ final class SkillsTests: XCTestCase {
                 Skill(name: "baz", description: "baz description", content: .instructions(segments: ["baz instructions"], tools: [], allowsDeactivation: true),
                       onDeactivate: { deactivated.set() }),
             ])
-        }, script: [call("toggle_skill", "baz"), .text("Success"), call("toggle_skill", "baz"), .text("Success")])
+        }, script: [call("baz", tool: "toggle_skill"), .text("Success"), call("baz", tool: "toggle_skill"), .text("Success")])
         _ = try await session.respond(to: "...")
         _ = try await session.respond(to: "...")
         XCTAssertEqual(outputs(session), ["Successfully activated skill: baz", "Successfully deactivated skill: baz"])

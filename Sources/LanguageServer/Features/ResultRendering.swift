@@ -10,7 +10,7 @@ enum ResultRendering {
         if iterations > 1 { prefix += "[\(result.iteration + 1)/\(iterations)] " }
         // A profile session's answer names the profile that gave it.
         if let profile = result.lifecycle.last(where: { $0.hasPrefix("profile ") }) {
-            prefix += "(" + truncate(String(profile.dropFirst("profile ".count)), to: 32) + ") "
+            prefix += "(" + truncate(String(profile.dropFirst("profile ".count)), to: 40) + ") "
         }
         let suffix = result.isComplete ? "" : " ⋯"
         let budget = max(4, limit - prefix.count - suffix.count)

@@ -189,6 +189,8 @@ extension Builtins {
             }
             return .string(identifier)
         },
+        // Thrown as a value (never a real cancellation of the block): a tool that throws it ends the tool loop.
+        "CancellationError.init()": constant(.structure(type: "CancellationError", fields: [])),
         "Error.localizedDescription": on(errorValue) { _, e, _ in .string("\(e.error)") },
         "Error.description": on(errorValue) { _, e, _ in .string("\(e.error)") },
         "Error.debugDescription": on(errorValue) { _, e, _ in .string((e.error as? GenerationError)?.context.debugDescription ?? "\(e.error)") },

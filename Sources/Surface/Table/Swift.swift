@@ -230,6 +230,10 @@ extension Surface {
         SurfaceType(.struct, "Locale", .swift, module: "Foundation", "A locale; only its identifier is used (by supportsLocale).", [
             MemberSpec("init(identifier: String)", "The locale with this identifier, such as \"fr_FR\"."),
         ]),
+        SurfaceType(.struct, "CancellationError", .swift, module: "Swift",
+                    "The error that marks cancelled work; a tool that throws it ends a .required tool loop (the final-answer pattern).", [
+            MemberSpec("init()", "A cancellation error to throw."),
+        ]),
         SurfaceType(.protocol, "Error", .swift, module: "Swift", "A thrown error.", [
             MemberSpec("var localizedDescription: String", "A description of the error."),
             MemberSpec("var description: String", "A description of the error."),

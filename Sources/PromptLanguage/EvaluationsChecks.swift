@@ -21,6 +21,7 @@ public struct EvaluationsChecks {
         "ModelSampleInput": "use ModelSample(prompt:expected:instructions:generationSchema:expectations:)",
         "ModelSampleOutput": "use ModelSample(prompt:expected:expectations:) and read sample.expected and sample.expectations",
         "SampleProtocol": "use ModelSample(prompt:expected:...) for samples",
+        "EvaluationSubject": "return ModelSubject(value:transcript:) from subject(from:)",
         "ModelSampleProtocol": "use ModelSample(prompt:expected:...) for samples",
         "ScoreLevel": "use ScoringScale.numeric([4: \"...\", 1: \"...\"]) or .passFail(passDescription:failDescription:)",
         "ScaleOption": "use ScoringScale.numeric([4: \"...\", 1: \"...\"]) or .passFail(passDescription:failDescription:)",

@@ -89,8 +89,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case unknownImport = "FM311"
     /// An async or throwing call (`respond`, `collect`, `run`, `tokenCount`) without `try await`, which Swift requires.
     case missingTryAwait = "FM312"
+    /// A form of Apple's Evaluations framework (or a `@Test` trait) that fmplay does not implement.
+    case unsupportedEvaluations = "FM313"
     /// A FoundationModels 27.0 (or FoundationModelsUtilities) API fmplay knows but does not implement.
-    case unimplementedAPI = "FM313"
+    case unimplementedAPI = "FM314"
 
     public var defaultSeverity: Severity { DiagnosticCatalogue.entry(self).severity }
 

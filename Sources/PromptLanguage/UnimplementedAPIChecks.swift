@@ -1,6 +1,6 @@
 import SwiftSyntax
 
-/// FM313: a FoundationModels 27.0 (or FoundationModelsUtilities) form that
+/// FM314: a FoundationModels 27.0 (or FoundationModelsUtilities) form that
 /// fmplay knows by name but does not implement. Such code would otherwise
 /// fail only when run ("cannot find ... in scope") or, worse, be mistaken for
 /// a type of the file; the error names the API and says what to write instead.

@@ -168,6 +168,7 @@ extension Value {
         case .snapshot: "LanguageModelSession.ResponseStream.Snapshot"
         case .usage: "LanguageModelSession.Usage"
         case .options: "GenerationOptions"
+        case .toolCallingMode: "GenerationOptions.ToolCallingMode"
         case .instructions: "Instructions"
         case .prompt: "Prompt"
         case .transcript: "Transcript"

@@ -43,6 +43,9 @@ final class Interpreter: @unchecked Sendable {
     var servingSessions: [LanguageModelSession] = []
     /// The result `EvaluationContext.current` answers inside a `@Test(.evaluates(...))` block.
     var currentEvaluation: EvaluationRunValue?
+    /// Set when the block read the server model's availability or quota, or a
+    /// server request failed for a passing reason: its results are not cached.
+    var readsServerState = false
 
     init(context: EvaluationContext, recorder: ResultRecorder) {
         self.context = context
@@ -437,6 +440,7 @@ final class Interpreter: @unchecked Sendable {
         if let generation = error as? GenerationError { return generation.caseName == caseName }
         if let usage = error as? SessionUsageError { return usage.caseName == caseName }
         if let model = error as? LanguageModelError { return model.caseName == caseName }
+        if let server = error as? PrivateCloudComputeLanguageModel.Error { return server.caseName == caseName }
         if let thrown = error as? ThrownValue, case .enumCase(_, let name, _) = thrown.value { return name == caseName }
         return false
     }
@@ -501,6 +505,7 @@ final class Interpreter: @unchecked Sendable {
         switch last {
         case "GenerationError": return error is GenerationError
         case "LanguageModelError": return error is GenerationError || error is LanguageModelError
+        case "Error" where typeName.hasSuffix("PrivateCloudComputeLanguageModel.Error"): return error is PrivateCloudComputeLanguageModel.Error
         case "ToolCallError": return error is ToolCallError
         case "Error": return true
         default:

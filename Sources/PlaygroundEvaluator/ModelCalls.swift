@@ -10,10 +10,12 @@ extension Interpreter {
     /// string, an `Instructions` value or a trailing builder closure.
     func makeSession(_ e: FunctionCallExprSyntax) async throws -> Value {
         let args = try await arguments(e.arguments)
-        var model = context.systemModel(useCase: .general)
-        if let value = args.value("model") {
-            guard case .model(let m) = value else { throw error("model: must be a SystemLanguageModel", e) }
-            model = m
+        var model: any LanguageModel = context.systemModel(useCase: .general)
+        switch args.value("model") {
+        case nil: break
+        case .model(let m)?: model = m
+        case .serverModel(let m)?: model = m
+        default: throw error("model: must be a SystemLanguageModel or PrivateCloudComputeLanguageModel", e)
         }
         var tools: [any Tool] = []
         if case .array(let values) = args.value("tools") ?? .array([]) {
@@ -103,14 +105,22 @@ extension Interpreter {
                                                 reasoningLevel: reasoningLevel)
             return .stream(StreamValue(stream: stream, typeName: typeName, schema: schema, site: callSite, session: session))
         }
-        // Run as a stream so clients see progress live; the result is the same Response.
+        // Run as a stream so clients see progress live; the result is the same Response. A server model
+        // answers it in one JSON response, as respond(to:) asks: its usage is exact (llama-cpp-python
+        // reports none in a stream).
         let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options,
-                                            reasoningLevel: reasoningLevel)
-        for try await snapshot in stream {
-            recorder.publishSnapshot(callSite, kind: .response, typeName: typeName, value: convert(snapshot.rawContent, schema: schema),
-                                     tokens: snapshot.tokenCount)
+                                            reasoningLevel: reasoningLevel, serverSentEvents: false)
+        let response: Response<GeneratedContent>
+        do {
+            for try await snapshot in stream {
+                recorder.publishSnapshot(callSite, kind: .response, typeName: typeName, value: convert(snapshot.rawContent, schema: schema),
+                                         tokens: snapshot.tokenCount)
+            }
+            response = try await stream.collect()
+        } catch {
+            if Self.dependsOnServerState(error) { readsServerState = true }
+            throw error
         }
-        let response = try await stream.collect()
         let value = ResponseValue(content: convert(response.rawContent, schema: schema), rawContent: response.rawContent,
                                   entries: response.transcriptEntries, usage: response.usage)
         recorder.recordResponse(callSite, kind: .response, typeName: typeName, value: value, statistics: response.statistics,

@@ -11,26 +11,8 @@ import XCTest
 final class LlamaCppServerTests: XCTestCase {
     static let promptFiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("PromptFiles")
 
-    /// Runs fmplay with the server settings only from the arguments and `environment`.
     func fmplay(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let executable = Bundle.main.bundleURL.appendingPathComponent("fmplay")
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw XCTSkip("fmplay is not built at \(executable.path); run `swift build` first")
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FMPLAY_SERVER") }
-        env["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("fmplay-server-tests-\(UUID().uuidString)").path
-        process.environment = env.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        try FMPlayRunner.run(arguments, environment: environment)
     }
 
     /// Results of `fmplay run --format json`, by block name: (prints, responses).

@@ -7,22 +7,7 @@ import XCTest
 /// counter, which depends on what ran before on the engine, aside).
 final class RunJobsTests: XCTestCase {
     func fmplay(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let executable = Bundle.main.bundleURL.appendingPathComponent("fmplay")
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw XCTSkip("fmplay is not built at \(executable.path); run `swift build` first")
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FMPLAY_SERVER") }.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        try FMPlayRunner.run(arguments, environment: environment)
     }
 
     /// The JSON output without what legitimately varies between runs.

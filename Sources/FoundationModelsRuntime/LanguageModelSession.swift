@@ -344,7 +344,7 @@ public final class LanguageModelSession: Sendable {
         var partialText = ""
         do {
             return try await respond(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
-                                     callSiteOptions: options, reasoningLevel: reasoningLevel, start: start,
+                                     callSiteOptions: options, reasoningLevel: reasoningLevel, streaming: streaming, start: start,
                                      working: &working, newID: newID, events: &events, policy: &policy,
                                      partialText: &partialText, onProgress: onProgress)
         } catch {
@@ -366,7 +366,7 @@ public final class LanguageModelSession: Sendable {
     }
 
     private func respond(prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool, callSiteOptions: GenerationOptions,
-                         reasoningLevel callSiteReasoning: ReasoningLevel?, start: ContinuousClock.Instant,
+                         reasoningLevel callSiteReasoning: ReasoningLevel?, streaming: Bool, start: ContinuousClock.Instant,
                          working: inout Transcript, newID: () -> String, events: inout [LifecycleEvent],
                          policy: inout TranscriptErrorHandlingPolicy?, partialText: inout String,
                          onProgress: @Sendable (Progress) -> Void) async throws -> RawResponse {

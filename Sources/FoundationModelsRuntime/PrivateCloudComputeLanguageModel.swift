@@ -70,6 +70,10 @@ public struct PrivateCloudComputeLanguageModel: LanguageModel {
 
     public var supportedLanguages: [String]? { nil }
 
+    /// PCC has all four capabilities (reasoning included); an unconfigured model fails its requests with
+    /// `configurationHelp` instead.
+    public var supportsReasoning: Bool { backend?.supportsReasoning ?? true }
+
     /// Whether the server answers now, and why not.
     public func currentAvailability() async -> (Availability, message: String?) {
         guard let backend else { return (.unavailable(.deviceNotEligible), Self.configurationHelp) }

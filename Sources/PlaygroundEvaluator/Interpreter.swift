@@ -484,18 +484,25 @@ final class Interpreter: @unchecked Sendable {
             if errorIs(error, typeName: head) { return [] }
             guard errorMatches(error, caseName: caseName) else { continue }
             var bindings: [(String, Value)] = []
-            if let open = text.firstIndex(of: "("), let generation = error as? GenerationError {
+            if let open = text.firstIndex(of: "("), let payload = Self.errorPayload(error) {
                 let inner = text[text.index(after: open)...].dropLast()
                 let name = inner.replacingOccurrences(of: "let ", with: "").replacingOccurrences(of: "var ", with: "")
                     .trimmingCharacters(in: .whitespaces)
-                if name != "_" {
-                    bindings.append((name, .structure(type: "GenerationError.Context", fields: [
-                        (name: "debugDescription", value: .string(generation.context.debugDescription)),
-                    ])))
-                }
+                if name != "_" { bindings.append((name, payload)) }
             }
             return bindings
         }
+        return nil
+    }
+
+    /// What `catch X.caseName(let info)` binds: the case's payload.
+    static func errorPayload(_ error: any Error) -> Value? {
+        if let generation = error as? GenerationError {
+            return .structure(type: "GenerationError.Context", fields: [
+                (name: "debugDescription", value: .string(generation.context.debugDescription)),
+            ])
+        }
+        if let server = error as? PrivateCloudComputeLanguageModel.Error { return Builtins.serverErrorPayload(server) }
         return nil
     }
 

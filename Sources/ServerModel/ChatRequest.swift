@@ -33,6 +33,9 @@ enum ChatRequest {
         }
         body["seed"] = .int(Int(truncatingIfNeeded: request.effectiveSeed & 0x7FFF_FFFF))
         if let limit = options.maximumResponseTokens { body["max_tokens"] = .int(limit) }
+        // 27's reasoning levels as OpenAI's `reasoning_effort` (vLLM, llama.cpp and gateways pass it to
+        // reasoning models; others ignore it). `.custom(text)` sends the text as given.
+        if let level = request.reasoningLevel { body["reasoning_effort"] = .string(reasoningEffort(level)) }
 
         let mode = options.toolCallingMode?.kind ?? .allowed
         if !request.tools.isEmpty, mode != .disallowed {
@@ -88,6 +91,10 @@ enum ChatRequest {
             case .toolOutput(let e):
                 messages.append(["role": "tool", "tool_call_id": .string(e.id), "name": .string(e.toolName),
                                  "content": .string(e.segments.map(\.text).joined(separator: "\n"))])
+            case .reasoning:
+                // Earlier reasoning is not sent back: OpenAI-compatible servers take none in messages
+                // (DeepSeek-style APIs reject `reasoning_content` there).
+                continue
             }
         }
         if let schema = request.schema, request.includeSchemaInPrompt {
@@ -100,6 +107,15 @@ enum ChatRequest {
             }
         }
         return messages
+    }
+
+    static func reasoningEffort(_ level: ReasoningLevel) -> String {
+        switch level {
+        case .light: "low"
+        case .moderate: "medium"
+        case .deep: "high"
+        case .custom(let text): text
+        }
     }
 
     /// `json_schema.name` allows letters, digits, `_` and `-` only.

@@ -8,18 +8,31 @@ import Schema
 /// arguments arrive in fragments, by `index`), the finish reason and usage.
 struct ChatResponse {
     private(set) var text = ""
+    /// Reasoning text (`reasoning_content`, or `reasoning` as some servers name it).
+    private(set) var reasoning = ""
     /// Content chunks received (llama-cpp-python sends one per token).
     private(set) var contentChunks = 0
     private(set) var finishReason: String?
     private(set) var usage: Usage?
     private var calls: [Int: (id: String, name: String, arguments: String)] = [:]
 
-    /// Adds a stream chunk; returns the text it appends, if any.
-    mutating func consume(chunk: JSONValue) -> String? {
+    /// What one stream chunk adds.
+    struct Piece: Equatable {
+        var text: String?
+        var reasoning: String?
+    }
+
+    /// Adds a stream chunk; returns the text and reasoning it appends.
+    mutating func consume(chunk: JSONValue) -> Piece {
         readUsage(chunk)
-        guard let choice = chunk["choices"]?[0] else { return nil }
+        guard let choice = chunk["choices"]?[0] else { return Piece() }
         if let reason = choice["finish_reason"]?.stringValue { finishReason = reason }
         let delta = choice["delta"]
+        var piece = Piece()
+        if let thought = Self.reasoningText(delta), !thought.isEmpty {
+            reasoning += thought
+            piece.reasoning = thought
+        }
         for call in delta?["tool_calls"]?.arrayValue ?? [] {
             let index = call["index"]?.intValue ?? calls.count
             var entry = calls[index] ?? (id: "", name: "", arguments: "")
@@ -28,10 +41,25 @@ struct ChatResponse {
             if let fragment = call["function"]?["arguments"]?.stringValue { entry.arguments += fragment }
             calls[index] = entry
         }
-        guard let piece = delta?["content"]?.stringValue, !piece.isEmpty else { return nil }
-        text += piece
+        guard let content = delta?["content"]?.stringValue, !content.isEmpty else { return piece }
+        text += content
         contentChunks += 1
+        piece.text = content
         return piece
+    }
+
+    static func reasoningText(_ message: JSONValue?) -> String? {
+        message?["reasoning_content"]?.stringValue ?? message?["reasoning"]?.stringValue
+    }
+
+    /// The finish reason as fmplay's stop reason.
+    var stopReason: ResponseStopReason? {
+        switch finishReason {
+        case "stop"?, "content_filter"?: .endOfTurn
+        case "length"?: .tokenLimit
+        case "tool_calls"?, "function_call"?: .toolCalls
+        default: nil
+        }
     }
 
     /// A whole (non-streamed) completion.
@@ -45,13 +73,15 @@ struct ChatResponse {
                             arguments: call["function"]?["arguments"]?.stringValue ?? "")
         }
         text = message?["content"]?.stringValue ?? ""
+        reasoning = Self.reasoningText(message) ?? ""
     }
 
     private mutating func readUsage(_ value: JSONValue) {
         guard let usage = value["usage"], usage.objectValue != nil else { return }
         self.usage = Usage(promptTokens: usage["prompt_tokens"]?.intValue ?? 0,
                            cachedTokens: usage["prompt_tokens_details"]?["cached_tokens"]?.intValue ?? 0,
-                           responseTokens: usage["completion_tokens"]?.intValue ?? 0)
+                           responseTokens: usage["completion_tokens"]?.intValue ?? 0,
+                           reasoningTokens: usage["completion_tokens_details"]?["reasoning_tokens"]?.intValue ?? 0)
     }
 
     /// The tool calls in index order, arguments parsed (a call whose

@@ -53,6 +53,9 @@ public final class OpenAICompatibleModel: ServerLanguageModelBackend, @unchecked
     public var endpointDescription: String { settings.description }
     public var contextSize: Int { withState { $0.contextSize } ?? PrivateCloudComputeLanguageModel.documentedContextSize }
     public var availability: SystemLanguageModel.Availability { .available }
+    /// Whether the served model reasons is the server's business: a reasoning level is passed on as
+    /// `reasoning_effort`, and `reasoning_content` comes back as reasoning.
+    public var supportsReasoning: Bool { true }
 
     public var quotaUsage: PrivateCloudComputeLanguageModel.QuotaUsage {
         switch settings.simulatedQuota {
@@ -163,9 +166,11 @@ public final class OpenAICompatibleModel: ServerLanguageModelBackend, @unchecked
                 if chunk["error"] != nil {
                     throw ServerFailure.error(status: .internalServerError, body: .init(data), headers: response.headers, endpoint: settings.baseURL)
                 }
-                if let piece = answer.consume(chunk: chunk) {
+                let piece = answer.consume(chunk: chunk)
+                if let thought = piece.reasoning { emit(.reasoning(thought, tokenCount: 1)) }
+                if let text = piece.text {
                     if firstText == nil { firstText = .now }
-                    emit(.text(piece, tokenCount: 1))
+                    emit(.text(text, tokenCount: 1))
                 }
             }
             guard answer.finishReason != nil else {
@@ -185,6 +190,9 @@ public final class OpenAICompatibleModel: ServerLanguageModelBackend, @unchecked
                 throw PrivateCloudComputeLanguageModel.Error.serviceUnavailable(.init(debugDescription:
                     "\(settings.baseURL) answered without a choice: \(String(buffer: body).prefix(200))"))
             }
+            if !answer.reasoning.isEmpty {
+                emit(.reasoning(answer.reasoning, tokenCount: answer.usage?.reasoningTokens ?? 0))
+            }
             if !answer.text.isEmpty {
                 firstText = .now
                 emit(.text(answer.text, tokenCount: answer.usage?.responseTokens ?? 0))
@@ -200,10 +208,14 @@ public final class OpenAICompatibleModel: ServerLanguageModelBackend, @unchecked
         }
         let end = ContinuousClock.now
         let usage = answer.usage ?? Usage(responseTokens: answer.contentChunks)
-        let decodeSeconds = firstText.map { (end - $0).seconds } ?? 0
+        // Streamed: decoding runs from the first token to the end. One JSON answer carries every token at
+        // once, so its rate is over the whole request (prompt processing included).
+        let decodeSeconds = request.streaming ? firstText.map { (end - $0).seconds } ?? 0 : (end - start).seconds
         emit(.finished(GenerationStatistics(
             usage: usage, timeToFirstToken: firstText.map { ($0 - start).seconds } ?? 0,
-            tokensPerSecond: decodeSeconds > 0 && usage.responseTokens > 1 ? Double(usage.responseTokens - 1) / decodeSeconds : 0)))
+            tokensPerSecond: decodeSeconds > 0 && usage.responseTokens > 1
+                ? Double(request.streaming ? usage.responseTokens - 1 : usage.responseTokens) / decodeSeconds : 0,
+            stopReason: answer.stopReason)))
     }
 
     /// Sends the chat request: retries 429/5xx with back-off, falls back from

@@ -11,9 +11,9 @@ final class ChatResponseTests: XCTestCase {
 
     func testStreamedTextFinishReasonAndUsage() throws {
         var response = ChatResponse()
-        XCTAssertNil(response.consume(chunk: try chunk(#"{"choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]}"#)))
-        XCTAssertEqual(response.consume(chunk: try chunk(#"{"choices":[{"delta":{"content":"Hel"},"finish_reason":null}]}"#)), "Hel")
-        XCTAssertEqual(response.consume(chunk: try chunk(#"{"choices":[{"delta":{"content":"lo"},"finish_reason":null}]}"#)), "lo")
+        XCTAssertEqual(response.consume(chunk: try chunk(#"{"choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]}"#)), .init())
+        XCTAssertEqual(response.consume(chunk: try chunk(#"{"choices":[{"delta":{"content":"Hel"},"finish_reason":null}]}"#)).text, "Hel")
+        XCTAssertEqual(response.consume(chunk: try chunk(#"{"choices":[{"delta":{"content":"lo"},"finish_reason":null}]}"#)).text, "lo")
         XCTAssertNil(response.finishReason)
         _ = response.consume(chunk: try chunk(#"{"choices":[{"delta":{},"finish_reason":"stop"}]}"#))
         _ = response.consume(chunk: try chunk(#"{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":5}}}"#))
@@ -21,6 +21,24 @@ final class ChatResponseTests: XCTestCase {
         XCTAssertEqual(response.contentChunks, 2)
         XCTAssertEqual(response.finishReason, "stop")
         XCTAssertEqual(response.usage, Usage(promptTokens: 12, cachedTokens: 5, responseTokens: 2))
+        XCTAssertEqual(response.stopReason, .endOfTurn)
+    }
+
+    /// Reasoning models (vLLM, llama.cpp with a reasoning parser, DeepSeek-style gateways) send
+    /// `reasoning_content` before the answer; it is reasoning, never answer text.
+    func testReasoningContentIsReasoning() throws {
+        var response = ChatResponse()
+        XCTAssertEqual(response.consume(chunk: try chunk(#"{"choices":[{"delta":{"reasoning_content":"Think"}}]}"#)), .init(reasoning: "Think"))
+        XCTAssertEqual(response.consume(chunk: try chunk(#"{"choices":[{"delta":{"reasoning_content":"ing."}}]}"#)).reasoning, "ing.")
+        XCTAssertEqual(response.consume(chunk: try chunk(#"{"choices":[{"delta":{"content":"42"},"finish_reason":"length"}]}"#)), .init(text: "42"))
+        XCTAssertEqual(response.reasoning, "Thinking.")
+        XCTAssertEqual(response.text, "42")
+        XCTAssertEqual(response.stopReason, .tokenLimit)
+
+        var whole = ChatResponse()
+        whole.consume(completion: try chunk(#"{"choices":[{"message":{"content":"42","reasoning_content":"Six times seven."},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":12,"completion_tokens_details":{"reasoning_tokens":10}}}"#))
+        XCTAssertEqual(whole.reasoning, "Six times seven.")
+        XCTAssertEqual(whole.usage?.reasoningTokens, 10)
     }
 
     func testToolCallArgumentsArriveInFragments() throws {

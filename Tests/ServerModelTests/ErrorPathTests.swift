@@ -221,4 +221,21 @@ final class ErrorPathTests: XCTestCase {
         XCTAssertEqual(body["tool_choice"]?["function"]?["name"], "getWeather")
         XCTAssertEqual(body["tools"]?[0]?["function"]?["parameters"]?["properties"]?["city"]?["type"], "string")
     }
+
+    /// A reasoning level goes out as `reasoning_effort`; `reasoning_content` comes back as the
+    /// session's `.reasoning` entry and reasoning tokens, never as answer text.
+    func testReasoningLevelAndReasoningContent() async throws {
+        let reply = #"{"choices":[{"message":{"role":"assistant","content":"42","reasoning_content":"Six times seven."},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":12,"completion_tokens_details":{"reasoning_tokens":10}}}"#
+        let model = try start([.status(200, body: reply)])
+        let session = LanguageModelSession(model: PrivateCloudComputeLanguageModel(backend: model))
+        let response = try await session.respond(to: Prompt("What is 6 x 7?"), schema: nil, reasoningLevel: .deep)
+        XCTAssertEqual(response.content.stringValue, "42")
+        XCTAssertEqual(try JSONValue.parse(server.bodies[0])["reasoning_effort"], "high")
+        XCTAssertEqual(response.usage.reasoningTokens, 10)
+        let reasoning = session.transcript.entries.compactMap { entry -> String? in
+            if case .reasoning(let r) = entry { return r.segments.map(\.text).joined() }
+            return nil
+        }
+        XCTAssertEqual(reasoning, ["Six times seven."])
+    }
 }

@@ -52,6 +52,15 @@ final class LlamaCppServerTests: XCTestCase {
         XCTAssertEqual(blocks["Tool"]?.responses.last?["toolCalls"]?[0]?["name"], "findRelatedArticles")
         XCTAssertEqual(blocks["Quota"]?.prints, ["Below the usage limit.", "No upgrade offered."])
         XCTAssertEqual(blocks["Fallback"]?.prints, ["answered by the server model", "got an answer"])
+        // Seed 003: `.model(...)` in a dynamic profile moves one session between the server and the embedded model.
+        let models = blocks["Profiles"]?.responses.map { $0["model"]?.stringValue ?? "" } ?? []
+        XCTAssertEqual(models.count, 3, blocks["Profiles"]?.status ?? "no Profiles block")
+        if models.count == 3 {
+            XCTAssertTrue(models[0].hasPrefix("Private Cloud Compute ("), models[0])
+            XCTAssertFalse(models[1].contains("Private Cloud Compute"), models[1])
+            XCTAssertTrue(models[2].hasPrefix("Private Cloud Compute ("), "reasoning level passed to the server: \(models[2])")
+        }
+        XCTAssertEqual(blocks["Profiles"]?.prints, ["7"], "the instructions, three prompts and three responses in one transcript")
     }
 
     func testQuotaLimitReachedFallsBackToTheOnDeviceModel() throws {

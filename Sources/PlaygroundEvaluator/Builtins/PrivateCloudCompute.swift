@@ -60,8 +60,32 @@ extension Builtins {
         "PrivateCloudComputeLanguageModel.Error.quotaLimitReached(_:)": serverErrorCase("quotaLimitReached"),
         "PrivateCloudComputeLanguageModel.Error.networkFailure(_:)": serverErrorCase("networkFailure"),
         "PrivateCloudComputeLanguageModel.Error.serviceUnavailable(_:)": serverErrorCase("serviceUnavailable"),
-        "PrivateCloudComputeLanguageModel.Error.Context.debugDescription": field("debugDescription"),
+        "PrivateCloudComputeLanguageModel.Error.QuotaLimitReached.debugDescription": field("debugDescription"),
+        "PrivateCloudComputeLanguageModel.Error.QuotaLimitReached.resetDate": field("resetDate"),
+        "PrivateCloudComputeLanguageModel.Error.QuotaLimitReached.limitIncreaseSuggestion": field("limitIncreaseSuggestion"),
+        "PrivateCloudComputeLanguageModel.Error.NetworkFailure.debugDescription": field("debugDescription"),
+        "PrivateCloudComputeLanguageModel.Error.ServiceUnavailable.debugDescription": field("debugDescription"),
     ]
+
+    /// The payload a `catch PrivateCloudComputeLanguageModel.Error.x(let info)` binds.
+    static func serverErrorPayload(_ error: PrivateCloudComputeLanguageModel.Error) -> Value {
+        switch error {
+        case .quotaLimitReached(let info):
+            return .structure(type: "PrivateCloudComputeLanguageModel.Error.QuotaLimitReached", fields: [
+                (name: "debugDescription", value: .string(info.debugDescription)),
+                (name: "resetDate", value: info.resetDate.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null),
+                (name: "limitIncreaseSuggestion", value: .null),
+            ])
+        case .networkFailure(let context):
+            return .structure(type: "PrivateCloudComputeLanguageModel.Error.NetworkFailure", fields: [
+                (name: "debugDescription", value: .string(context.debugDescription)),
+            ])
+        case .serviceUnavailable(let context):
+            return .structure(type: "PrivateCloudComputeLanguageModel.Error.ServiceUnavailable", fields: [
+                (name: "debugDescription", value: .string(context.debugDescription)),
+            ])
+        }
+    }
 
     static func serverAvailability(_ name: String, reason: String?) -> Value {
         .enumCase(type: "PrivateCloudComputeLanguageModel.Availability", name: name, payload: reason.map {

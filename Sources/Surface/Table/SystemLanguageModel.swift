@@ -63,11 +63,20 @@ extension Surface {
             MemberSpec("func show()", "Presents the upgrade flow."),
         ]),
         SurfaceType(.enum, "PrivateCloudComputeLanguageModel.Error", .v27_0, "Why a request to the server model failed (catch by case).", [
-            MemberSpec("case quotaLimitReached(_: PrivateCloudComputeLanguageModel.Error.Context)", "The request budget is used up (429 insufficient_quota)."),
-            MemberSpec("case networkFailure(_: PrivateCloudComputeLanguageModel.Error.Context)", "The server cannot be reached."),
-            MemberSpec("case serviceUnavailable(_: PrivateCloudComputeLanguageModel.Error.Context)", "The server failed (503, other 5xx, an unfinished stream)."),
+            MemberSpec("case quotaLimitReached(_: PrivateCloudComputeLanguageModel.Error.QuotaLimitReached)", "The request budget is used up (429 insufficient_quota)."),
+            MemberSpec("case networkFailure(_: PrivateCloudComputeLanguageModel.Error.NetworkFailure)", "The server cannot be reached."),
+            MemberSpec("case serviceUnavailable(_: PrivateCloudComputeLanguageModel.Error.ServiceUnavailable)", "The server failed (503, other 5xx, an unfinished stream)."),
         ]),
-        SurfaceType(.struct, "PrivateCloudComputeLanguageModel.Error.Context", .v27_0, "What a server-model error carries.", [
+        SurfaceType(.struct, "PrivateCloudComputeLanguageModel.Error.QuotaLimitReached", .v27_0, "What quotaLimitReached carries.", [
+            MemberSpec("var debugDescription: String", "What went wrong."),
+            MemberSpec("var resetDate: String?", "When the budget resets (ISO 8601 in fmplay; the server's reset header), nil when unknown."),
+            MemberSpec("var limitIncreaseSuggestion: PrivateCloudComputeLanguageModel.QuotaUsage.LimitIncreaseSuggestion?",
+                       "An upgrade flow to offer; nil: servers offer none."),
+        ]),
+        SurfaceType(.struct, "PrivateCloudComputeLanguageModel.Error.NetworkFailure", .v27_0, "What networkFailure carries.", [
+            MemberSpec("var debugDescription: String", "What went wrong."),
+        ]),
+        SurfaceType(.struct, "PrivateCloudComputeLanguageModel.Error.ServiceUnavailable", .v27_0, "What serviceUnavailable carries.", [
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
     ]

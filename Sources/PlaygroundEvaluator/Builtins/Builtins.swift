@@ -34,7 +34,7 @@ enum Builtins {
     static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
         for group in [swiftBuiltins, systemLanguageModelBuiltins, serverModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins,
-                      agenticBuiltins, evaluationsBuiltins] {
+                      agenticBuiltins, evaluationsBuiltins, standardLibraryBuiltins] {
             all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
         }
         return all

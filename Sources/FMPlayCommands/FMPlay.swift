@@ -12,6 +12,7 @@ public struct FMPlay: AsyncParsableCommand {
             ExplainCommand.self,
             LSPCommand.self,
             RunCommand.self,
+            ReportCommand.self,
             TokenizeCommand.self,
             ModelsCommand.self,
             GenerateCommand.self,

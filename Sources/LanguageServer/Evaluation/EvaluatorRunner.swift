@@ -106,6 +106,7 @@ public struct EvaluatorRunner: PlaygroundRunner {
             tokensPerSecond: result.tokensPerSecond, transcript: result.transcript)
         call.renderedPrompt = result.renderedPrompt
         call.stopReason = result.stopReason
+        if isComplete { call.record = result }
         if let report = result.evaluation {
             call.content = .string(report.headline)
             call.details = report.text

@@ -1,4 +1,5 @@
 import JSON
+import PlaygroundEvaluator
 import PromptLanguage
 
 /// What the server needs from an evaluator: run one `#Playground` block,
@@ -63,6 +64,8 @@ public struct CallResult: Sendable, Equatable {
     /// The prompt as the model read it and why generation stopped (hover transparency).
     public var renderedPrompt: String?
     public var stopReason: String?
+    /// The evaluator's full result (tool calls, lifecycle, evaluation samples): what "Open report" shows.
+    public var record: EvaluationResult?
 
     public init(
         range: Swift.Range<Int>, iteration: Int = 0, kind: Kind, typeName: String? = nil, content: JSONValue, isComplete: Bool = true,

@@ -65,7 +65,7 @@ test-editors:
 	$(SWIFT) build $(TEST_FLAGS) --product fmplay
 	PYTHON=$(PYTHON) sh editors/tests/run.sh $$($(SWIFT) build $(TEST_FLAGS) --show-bin-path)/fmplay
 
-# `fmplay report` of a real run (4 example files x 3 samples x SmolLM2 and Gemma 3, --max-tokens 96)
+# `fmplay report` of a real run (2 example files with evaluations x 3 samples x SmolLM2 and Gemma 3, --max-tokens 64)
 # in headless Chromium: DOM against the run's JSON, no network, no console errors (a few minutes cold,
 # seconds when the result cache is warm). FMPLAY_REPORT_SCREENSHOT=path keeps the screenshot.
 test-report:

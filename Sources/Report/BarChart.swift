@@ -7,7 +7,7 @@ enum BarChart {
         var caption: String
     }
 
-    static let labelWidth = 300
+    static let labelWidth = 380
     static let barWidth = 360
     static let rowHeight = 22
 

@@ -28,6 +28,7 @@ enum ReportAssets {
     ul.failures{padding-left:18px}ul.failures li{margin:6px 0}.kv{margin-left:12px}.kv b{color:var(--dim);font-weight:normal}
     pre.diff .del{background:#fde8e6;color:var(--bad)}pre.diff .ins{background:#e6f4ea;color:var(--ok)}pre.diff .head{font-weight:600}
     footer{margin-top:32px;color:var(--dim);font-size:12px}
+    section,details.run{content-visibility:auto;contain-intrinsic-size:auto 800px}
     """
 
     /// Filters (failures only, one model, one metric) and folding. Reads only the page's own attributes.
@@ -55,7 +56,6 @@ enum ReportAssets {
     document.getElementById('expand').addEventListener('click',function(){fold(true);});
     document.getElementById('collapse').addEventListener('click',function(){fold(false);});
     form.hidden=false;
-    apply();
     document.documentElement.setAttribute('data-ready',String(Math.round(performance.now())));
     })();
     """

@@ -283,7 +283,7 @@ public struct ReportPage {
                 html.element("td", key.block)
                 html.element("td", model, [("class", "model")])
                 var status = s.succeeded == s.runs ? "ok" : "failed"
-                if s.runs > 1 { status += " \(s.succeeded)/\(s.runs)" }
+                if s.runs > 1 { status += s.succeeded == s.runs ? " \(s.runs)/\(s.runs)" : " \(s.runs - s.succeeded)/\(s.runs)" }
                 html.open("td", [("class", s.succeeded == s.runs ? "ok" : "bad")])
                 html.text(status)
                 if let error = s.errors.first { html.raw("<div class=\"error\">"); html.text(HTML.shortened(error, 160)); html.raw("</div>") }

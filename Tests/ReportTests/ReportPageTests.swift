@@ -83,8 +83,8 @@ final class ReportPageTests: XCTestCase {
         XCTAssertEqual(count("class=\"failure failing-sample\"", in: html), 2)
         XCTAssertTrue(html.contains("CapitalEvaluation #2 · B.gguf · sample 2"))
         // The bar chart: A at 100% (360 px), B at 50%.
-        XCTAssertTrue(html.contains("<rect class=\"bar good\" x=\"300\" y=\"4\" width=\"360\""))
-        XCTAssertTrue(html.contains("<rect class=\"bar fair\" x=\"300\" y=\"26\" width=\"180\""))
+        XCTAssertTrue(html.contains("<rect class=\"bar good\" x=\"380\" y=\"4\" width=\"360\""))
+        XCTAssertTrue(html.contains("<rect class=\"bar fair\" x=\"380\" y=\"26\" width=\"180\""))
         // Links go to file:line.
         XCTAssertTrue(html.contains("href=\"file:///repo/Examples/%3Codd%3E.fmplay#L9\""))
         XCTAssertTrue(html.contains("id=\"total-metrics\">4/6 (66.7%)"))

@@ -24,6 +24,12 @@ struct LSPCommand: ParsableCommand {
     @Option(name: .customLong("max-message-size"), help: "The largest message accepted, in bytes; larger ones are skipped.")
     var maximumMessageSize = MessageFramer.defaultMaximumMessageSize
 
+    @Flag(name: .customLong("in-process"), help: """
+        Evaluate blocks inside the server process instead of the supervised worker process \
+        (for benchmarks and debugging: a crash in evaluation then ends the server).
+        """)
+    var inProcess = false
+
     func validate() throws {
         if let problem = OptionChecks.integer(maximumMessageSize, "--max-message-size", 1024...(1 << 30)) {
             throw ValidationError(problem + " (bytes)")
@@ -31,7 +37,16 @@ struct LSPCommand: ParsableCommand {
     }
 
     func run() throws {
-        let code = LanguageServer.serve(runner: LanguageServerBackend.makeRunner(), maximumMessageSize: maximumMessageSize)
+        let local = LanguageServerBackend.makeRunner()
+        let runner: any PlaygroundRunner
+        if inProcess {
+            runner = local
+        } else {
+            // The worker is this executable (`fmplay worker`), with the same environment.
+            let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+            runner = WorkerRunner(launch: .init(executable: executable, arguments: ["worker"]), local: local)
+        }
+        let code = LanguageServer.serve(runner: runner, maximumMessageSize: maximumMessageSize)
         throw ExitCode(code)
     }
 }

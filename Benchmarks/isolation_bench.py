@@ -148,6 +148,7 @@ def other_document_latency(client, big_bytes, samples):
     client.notify("textDocument/didOpen", {"textDocument": {"uri": big_uri, "languageId": "fmplay", "version": 1, "text": big_text}})
     for sample in range(samples):
         version += 1
+        big_mark = client.mark()
         # Replace the large text (a new analysis starts), then edit the small document right away.
         client.notify("textDocument/didChange", {"textDocument": {"uri": big_uri, "version": version},
                                                  "contentChanges": [{"text": big_text + f"// {sample}\n"}]})
@@ -161,7 +162,7 @@ def other_document_latency(client, big_bytes, samples):
         timings.append((stamp - sent) * 1000)
         # Let the large analysis finish before the next sample (its own diagnostics).
         client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                    and m["params"]["uri"] == big_uri and m["params"].get("version") == version, timeout=600, since=mark)
+                    and m["params"]["uri"] == big_uri and m["params"].get("version") == version, timeout=600, since=big_mark)
     client.notify("textDocument/didClose", {"textDocument": {"uri": big_uri}})
     client.notify("textDocument/didClose", {"textDocument": {"uri": small_uri}})
     return timings

@@ -8,7 +8,7 @@ import PlaygroundEvaluator
 import Tokenizer
 
 /// `fmplay lsp`: the language server over stdin/stdout.
-struct LSPCommand: ParsableCommand {
+struct LSPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lsp",
         abstract: "Run the fmplay language server on stdin/stdout (LSP 3.17).",
@@ -36,7 +36,7 @@ struct LSPCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let local = LanguageServerBackend.makeRunner()
         let runner: any PlaygroundRunner
         if inProcess {
@@ -46,7 +46,7 @@ struct LSPCommand: ParsableCommand {
             let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
             runner = WorkerRunner(launch: .init(executable: executable, arguments: ["worker"]), local: local)
         }
-        let code = LanguageServer.serve(runner: runner, maximumMessageSize: maximumMessageSize)
+        let code = await LanguageServer.serveOnOwnThread(runner: runner, maximumMessageSize: maximumMessageSize)
         throw ExitCode(code)
     }
 }

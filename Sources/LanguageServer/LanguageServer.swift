@@ -513,6 +513,23 @@ struct Timers {
 }
 
 extension LanguageServer {
+    /// `serve` on a thread of its own (64 MB stack), awaited: the loop blocks while it waits for
+    /// events, so it must not hold one of Swift concurrency's few cooperative threads, which run
+    /// evaluation and the worker's supervision (on a 2-core machine there are two).
+    public static func serveOnOwnThread(
+        input: Int32 = 0, output: Int32 = 1, runner: any PlaygroundRunner,
+        maximumMessageSize: Int = MessageFramer.defaultMaximumMessageSize
+    ) async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: serve(input: input, output: output, runner: runner, maximumMessageSize: maximumMessageSize))
+            }
+            thread.name = "fmplay-lsp-loop"
+            thread.stackSize = 64 << 20
+            thread.start()
+        }
+    }
+
     /// Serves LSP over a pair of file descriptors (stdin/stdout for `fmplay lsp`)
     /// until `exit` or end of input; returns the process exit code. The loop
     /// runs on the calling thread (never a cooperative-pool thread, which

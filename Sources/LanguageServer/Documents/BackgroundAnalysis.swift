@@ -37,14 +37,24 @@ extension LanguageServer {
 
     /// Starts analysing `document` on its own thread, unless its revision is already being
     /// analysed; stops the analysis of an older revision. The result comes back as `.analyzed`.
+    ///
+    /// At most one analysis per document runs: while a stale one is still stopping (at its next
+    /// phase), the new one waits, and starts when the stale result arrives.
     func analyzeInBackground(_ document: TextDocument) {
         let uri = document.uri
-        if let running = backgroundAnalyses[uri], running.revision == document.revision { return }
-        backgroundAnalyses[uri]?.stop()
+        if let running = backgroundAnalyses[uri] {
+            if running.revision != document.revision { running.stop() }
+            return
+        }
         let job = BackgroundAnalysis(revision: document.revision)
         backgroundAnalyses[uri] = job
         let queue = queue
         let thread = Thread {
+            // Below the loop: on a busy machine the loop gets the CPU first. (On Linux the nice
+            // value is per thread, and `who == 0` is the calling thread.)
+            #if os(Linux)
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+            #endif
             let analysis = PromptAnalyzer.analyze(document.text, shouldStop: { job.isStopped })
             let update = AnalysisUpdate(
                 uri: uri, revision: job.revision,
@@ -56,20 +66,23 @@ extension LanguageServer {
         thread.start()
     }
 
-    /// A background analysis ended: keep it if it is still current, publish its diagnostics,
-    /// and answer the requests that waited for it (those for a newer revision wait again).
+    /// A background analysis ended: keep it if it is still current, publish its diagnostics and
+    /// answer the requests that waited for it; if the text changed meanwhile, analyse it again.
     func analysisArrived(_ update: AnalysisUpdate) {
         let uri = update.uri
         if backgroundAnalyses[uri]?.revision == update.revision { backgroundAnalyses[uri] = nil }
         guard var open = documents[uri] else { return }
-        if let analysis = update.analysis, analysis.revision == open.document.revision {
-            open.analysis = analysis
-            documents[uri] = open
-            evaluation.reconcile(analysis)
-            evaluation.documentChanged(uri)
+        guard let analysis = update.analysis, analysis.revision == open.document.revision else {
+            // Stale: analyse the current text (idle work starts it), then answer what waits.
             diagnosticsDue.insert(uri)
-            if let reason = evaluationAfterAnalysis.removeValue(forKey: uri) { scheduleEvaluation(uri, reason: reason) }
+            return
         }
+        open.analysis = analysis
+        documents[uri] = open
+        evaluation.reconcile(analysis)
+        evaluation.documentChanged(uri)
+        diagnosticsDue.insert(uri)
+        if let reason = evaluationAfterAnalysis.removeValue(forKey: uri) { scheduleEvaluation(uri, reason: reason) }
         for message in parkedRequests.removeValue(forKey: uri) ?? [] { handle(message) }
     }
 

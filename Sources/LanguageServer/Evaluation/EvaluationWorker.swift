@@ -11,12 +11,23 @@ import PromptLanguage
 /// middle of a run. Anything else writing to stdout would corrupt the protocol,
 /// so the protocol gets its own copy of the descriptor and stdout becomes stderr.
 public enum EvaluationWorker {
-    public static func serve(runner: any PlaygroundRunner) -> Int32 {
+    ///
+    /// Input is read on a thread of its own (awaited here), so that no cooperative thread, which
+    /// the runs need, waits in `read`.
+    public static func serve(runner: any PlaygroundRunner) async -> Int32 {
         signal(SIGPIPE, SIG_IGN)  // a vanished server is an EPIPE, then end of input
         let protocolOutput = dup(1)
         guard protocolOutput >= 0 else { return 1 }
         dup2(2, 1)
         let state = WorkerState(runner: runner, sink: FileDescriptorSink(descriptor: protocolOutput))
+        return await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: readRequests(into: state)) }
+            thread.name = "fmplay-worker-input"
+            thread.start()
+        }
+    }
+
+    private static func readRequests(into state: WorkerState) -> Int32 {
         var framer = MessageFramer(maximumMessageSize: WorkerProtocol.maximumMessageSize)
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {

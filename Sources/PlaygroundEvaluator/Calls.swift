@@ -20,27 +20,129 @@ extension Interpreter {
     }
 
     func call(_ e: FunctionCallExprSyntax) async throws -> Value {
-        if let ref = e.calledExpression.as(DeclReferenceExprSyntax.self), lookup(ref.baseName.text) == nil {
-            return try await callFunction(ref.baseName.text, e)
+        let callee = e.calledExpression
+        if let ref = callee.as(DeclReferenceExprSyntax.self) {
+            let name = ref.baseName.text
+            // A local (or captured) function or closure variable.
+            if let cell = lookupLocalCell(name), case .function(let function) = cell.value {
+                return try await invoke(function, try await callArguments(e), at: e)
+            }
+            // A method of `self` called without `self.`.
+            if let selfCell = lookupCell("self") {
+                if case .type(let type) = selfCell.value, types.type(type) != nil, let method = findMethod(name, in: type, isStatic: true) {
+                    return try await invokeDeclared(method.decls, selfCell: selfCell, typeName: method.owner, try await callArguments(e), at: e)
+                }
+                if let type = typeName(of: selfCell.value), findMethod(name, in: type) != nil {
+                    let selfRef = ExprSyntax(DeclReferenceExprSyntax(baseName: .keyword(.self)))
+                    if let result = try await callUserMethod(name, on: selfCell.value, baseExpr: selfRef, try await callArguments(e), at: e) {
+                        return result
+                    }
+                }
+            }
+            if let cell = lookupCell(name), case .function(let function) = cell.value {
+                return try await invoke(function, try await callArguments(e), at: e)
+            }
+            if let decls = types.functions[name] {
+                return try await invokeDeclared(decls, selfCell: nil, typeName: nil, try await callArguments(e), at: e)
+            }
+            if name == "Self", let type = currentTypeName { return try await constructNamed(type, e) }
+            // Inside an extension of a built-in type: its methods on `self` (`trimmingCharacters(in:)`).
+            if let selfCell = lookupCell("self"), !SupportedSwiftChecker.standardFunctions.contains(name), types.type(name) == nil,
+               let selfType = typeName(of: selfCell.value), types.type(selfType).map({ $0.kind == .builtin }) ?? true {
+                return try await method(name, of: selfCell.value, baseExpr: ExprSyntax(DeclReferenceExprSyntax(baseName: .keyword(.self))), e)
+            }
+            if types.type(name) != nil { return try await constructNamed(types.type(name)!.name, e) }
+            return try await callFunction(name, e)
         }
-        // `ModelSample<String>(...)`: generic arguments name the type only.
-        if let generic = e.calledExpression.as(GenericSpecializationExprSyntax.self),
-           let ref = generic.expression.as(DeclReferenceExprSyntax.self), lookup(ref.baseName.text) == nil {
-            return try await callFunction(ref.baseName.text, e)
-        }
-        if let member = e.calledExpression.as(MemberAccessExprSyntax.self) {
+        if let member = callee.as(MemberAccessExprSyntax.self) {
             let name = member.declName.baseName.text
             guard let baseExpr = member.base else { return try await implicitCall(name, e) }
+            if baseExpr.is(SuperExprSyntax.self) { return try await callSuper(name, e) }
+            if name == "init", let ref = baseExpr.as(DeclReferenceExprSyntax.self), ref.baseName.text == "self" {
+                try await delegateInitializer(toSuper: false, try await callArguments(e), at: e)
+                return .null
+            }
             let base = try await evaluate(baseExpr)
             if base.isNull, baseExpr.is(OptionalChainingExprSyntax.self) { return .null }
+            if case .type(let typeName) = base, types.type(typeName) != nil {
+                if name == "init" { return try await constructNamed(typeName, e) }
+                if let method = findMethod(name, in: typeName, isStatic: true) {
+                    return try await invokeDeclared(method.decls, selfCell: Cell(base), typeName: method.owner, try await callArguments(e), at: e)
+                }
+                if let nested = types.type(typeName + "." + name) { return try await constructNamed(nested.name, e) }
+                if let value = try await userStaticMember(name, of: typeName, e), case .function(let function) = value {
+                    return try await invoke(function, try await callArguments(e), at: e)
+                }
+            }
+            if typeName(of: base).map({ findMethod(name, in: $0) != nil }) == true,
+               let result = try await callUserMethod(name, on: base, baseExpr: baseExpr, try await callArguments(e), at: e) {
+                return result
+            }
+            // A stored property holding a closure (`handler.onDone(3)`).
+            if case .structure(_, let fields) = base, case .function(let function)? = fields.first(where: { $0.name == name })?.value {
+                return try await invoke(function, try await callArguments(e), at: e)
+            }
+            if case .object(let box) = base, case .function(let function)? = box.field(name) {
+                return try await invoke(function, try await callArguments(e), at: e)
+            }
+            if case .tuple(let items) = base, case .function(let function)? = items.first(where: { $0.label == name })?.value {
+                return try await invoke(function, try await callArguments(e), at: e)
+            }
             return try await method(name, of: base, baseExpr: baseExpr, e)
         }
         // `[Int]()` and `[String: Int]()`: empty collections.
         if e.arguments.isEmpty, e.trailingClosure == nil {
-            if e.calledExpression.is(ArrayExprSyntax.self) { return .array([]) }
-            if e.calledExpression.is(DictionaryExprSyntax.self) { return .dictionary([]) }
+            if callee.is(ArrayExprSyntax.self) { return .array([]) }
+            if callee.is(DictionaryExprSyntax.self) { return .dictionary([]) }
         }
-        throw error("'\(e.calledExpression.trimmedDescription.prefix(40))' cannot be called in prompt files", e)
+        if let array = callee.as(ArrayExprSyntax.self), array.elements.count == 1 {
+            // `[Int](repeating: 0, count: 3)`, `[String](someSequence)`
+            return try await callFunction("Array", e)
+        }
+        if let generic = callee.as(GenericSpecializationExprSyntax.self), let ref = generic.expression.as(DeclReferenceExprSyntax.self) {
+            if let info = types.type(ref.baseName.text), info.kind != .builtin { return try await constructNamed(info.name, e) }
+            return try await callFunction(ref.baseName.text, e)
+        }
+        // Any other expression that gives a function: `makeAdder(2)(3)`, `handlers[0](x)`.
+        let value = try await evaluate(callee)
+        if case .function(let function) = value { return try await invoke(function, try await callArguments(e), at: e) }
+        if case .type(let typeName) = value { return try await constructNamed(typeName, e) }
+        throw error("'\(callee.trimmedDescription.prefix(40))' cannot be called in prompt files", e)
+    }
+
+    /// `Type(...)`: a user initializer, the memberwise one, or a built-in type's.
+    func constructNamed(_ typeName: String, _ e: FunctionCallExprSyntax) async throws -> Value {
+        if types.type(typeName)?.kind != .builtin, types.type(typeName) != nil {
+            let args = try await callArguments(e)
+            if let value = try await constructUser(typeName, args, at: e) { return value }
+            if let declared = context.file.resolveType(typeName, in: nil) ?? context.file.type(named: typeName) {
+                return try await construct(declared, e)
+            }
+            throw error("\(typeName) has no initializer taking (\(args.map { ($0.label ?? "_") + ":" }.joined()))", e)
+        }
+        let short = typeName.split(separator: ".").last.map(String.init) ?? typeName
+        return try await callFunction(short, e)
+    }
+
+    /// `super.method(...)` and `super.init(...)`.
+    func callSuper(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value {
+        let args = try await callArguments(e)
+        if name == "init" {
+            try await delegateInitializer(toSuper: true, args, at: e)
+            return .null
+        }
+        guard let selfCell = lookupCell("self"), let current = currentTypeName, let superclass = types.type(current)?.superclass,
+              let method = findMethod(name, in: superclass) else {
+            throw error("super has no method '\(name)'", e)
+        }
+        return try await invokeDeclared(method.decls, selfCell: selfCell, typeName: method.owner, args, at: e)
+    }
+
+    /// The arguments with a trailing closure as the last unlabelled one.
+    func allArguments(_ e: FunctionCallExprSyntax) async throws -> Arguments {
+        var args = try await arguments(e.arguments)
+        if let closure = e.trailingClosure { args.items.append((nil, .function(makeClosure(closure)), ExprSyntax(closure))) }
+        return args
     }
 
     /// `name(...)`: initializers of table types and global functions (`Builtins`), then the file's types.
@@ -51,6 +153,7 @@ extension Interpreter {
         case "ForEach": return try await makeForEach(e)
         default: break
         }
+        if let value = try await standardFunction(name, e) { return value }
         if let value = try await surfaceInitializer(name, e) { return value }
         guard let type = context.file.resolveType(name, in: nil) else { throw error("cannot find '\(name)' in scope", e) }
         return try await construct(type, e)
@@ -79,11 +182,8 @@ extension Interpreter {
 
     /// A struct's memberwise initializer (plain data, Generable types and tools).
     func construct(_ type: TypeDeclaration, _ e: FunctionCallExprSyntax) async throws -> Value {
-        guard type.kind == .struct || type.kind == .class else { throw error("'\(type.name)' cannot be constructed in prompt files", e) }
-        let args = try await arguments(e.arguments)
-        if type.kind == .class, !args.items.isEmpty {
-            throw error("class \(type.name) has no memberwise initializer; give its stored properties default values and write \(type.name)()", e)
-        }
+        guard type.kind == .struct else { throw error("'\(type.name)' cannot be constructed in prompt files", e) }
+        var args = try await arguments(e.arguments)
         // `Type(content)`: a Generable type from GeneratedContent (ConvertibleFromGeneratedContent).
         if args.items.count == 1, args.items[0].label == nil, case .content(let content) = args.items[0].value {
             guard let schema = context.schema(forType: type.qualifiedName) else {
@@ -97,8 +197,16 @@ extension Interpreter {
             return convert(content, schema: schema)
         }
         var fields: [(name: String, value: Value)] = []
-        let stored = (type.properties + type.otherProperties).filter { !$0.isStatic && !$0.isComputed }
+        let lazy = Set(types.type(type.qualifiedName)?.stored.filter(\.isLazy).map(\.name) ?? [])
+        let stored = (type.properties + type.otherProperties).filter { !$0.isStatic && !$0.isComputed && !lazy.contains($0.name) }
             .sorted { $0.range.start.offset < $1.range.start.offset }
+        if let closure = e.trailingClosure {
+            // A trailing closure fills the first stored property not given by label.
+            let labels = Set(args.items.compactMap(\.label))
+            if let next = stored.first(where: { !labels.contains($0.name) }) {
+                args.items.append((next.name, .function(makeClosure(closure)), ExprSyntax(closure)))
+            }
+        }
         var used = Set<String>()
         for property in stored {
             if let key = context.sessionPropertyKey(property.name, of: type.qualifiedName) {
@@ -121,7 +229,6 @@ extension Interpreter {
         for item in args.items where item.label == nil || !used.contains(item.label!) {
             throw error("\(type.name) has no stored property '\(item.label ?? "_")'", item.syntax)
         }
-        if type.kind == .class { return .object(ObjectBox(type: type.qualifiedName, fields: fields)) }
         let value = Value.structure(type: type.qualifiedName, fields: fields)
         if fields.contains(where: { $0.value.isContainer }) { try budget.value(value, e) }
         return value
@@ -152,6 +259,11 @@ extension Interpreter {
             }
             throw error("random(...) needs top: or probabilityThreshold:", e)
         default:
+            for info in types.types.values where info.kind == .enum {
+                if let found = info.cases.first(where: { $0.name == name && !$0.parameters.isEmpty }) {
+                    return .enumCase(type: info.name, name: name, payload: zip(found.parameters, args.items).map { ($1.label, $1.value.converted(to: $0.type)) })
+                }
+            }
             return .enumCase(type: "", name: name, payload: args.items.map { ($0.label, $0.value) })
         }
     }
@@ -161,6 +273,7 @@ extension Interpreter {
     func method(_ name: String, of base: Value, baseExpr: ExprSyntax, _ e: FunctionCallExprSyntax) async throws -> Value {
         if isProfileValue(base), let result = try await profileMethod(name, of: base, e) { return result }
         if let value = try await evaluationsMethod(name, of: base, e) { return value }
+        if case .type(let typeName) = base, let value = try await builtinStatic(name, of: typeName, e) { return value }
         switch base {
         case .type(let typeName):
             if name == "ForEach", ["DynamicInstructions", "LanguageModelSession.DynamicInstructions"].contains(typeName) {
@@ -195,8 +308,11 @@ extension Interpreter {
             }
             return field.value
         default:
-            if let value = try await surfaceMethod(name, of: base, baseExpr: baseExpr, e) { return value }
+            break
         }
+        if let value = try await collectionMethod(name, of: base, baseExpr: baseExpr, e) { return value }
+        if let value = try await surfaceMethod(name, of: base, baseExpr: baseExpr, e) { return value }
+        if let value = try await builtinMethod(name, of: base, baseExpr: baseExpr, e) { return value }
         throw error("'\(name)(...)' is not available on \(base.typeDescription) values in prompt files", e)
     }
 
@@ -210,20 +326,7 @@ extension Interpreter {
 
     /// Calls a closure literal with positional arguments (`$0` or named parameters).
     func apply(_ closure: ClosureExprSyntax, _ values: [Value]) async throws -> Value {
-        try await withScope {
-            var names: [String] = []
-            if let parameters = closure.signature?.parameterClause {
-                switch parameters {
-                case .simpleInput(let list): names = list.map(\.name.text)
-                case .parameterClause(let clause): names = clause.parameters.map { ($0.secondName ?? $0.firstName).text }
-                }
-            }
-            for (index, value) in values.enumerated() {
-                define("$\(index)", value)
-                if index < names.count { define(names[index], value) }
-            }
-            return try await runBody(closure.statements)
-        }
+        try await invoke(makeClosure(closure), values.map { CallArgument(label: nil, value: $0) }, at: closure)
     }
 
     /// Runs a function-like body: a single expression is its value (implicit

@@ -35,25 +35,12 @@ extension Interpreter {
         }
     }
 
-    func conforms(_ type: TypeDeclaration, to name: String) -> Bool {
-        type.inheritedTypes.contains { $0 == name || $0 == "LanguageModelSession." + name || $0 == "FoundationModels." + name }
-    }
+    func conforms(_ type: TypeDeclaration, to name: String) -> Bool { conforms(type.qualifiedName, to: name) }
 
     func isProfileValue(_ value: Value) -> Bool {
         if case .profile = value { return true }
         guard let type = declaredType(of: value) else { return false }
         return conforms(type, to: "DynamicProfile")
-    }
-
-    /// `self` and the stored properties of a struct or class value, for running its members.
-    func memberBindings(_ value: Value) -> [String: Value] {
-        var bindings: [String: Value] = ["self": value]
-        switch value {
-        case .structure(_, let fields): for field in fields { bindings[field.name] = field.value }
-        case .object(let box): for field in box.fields { bindings[field.name] = field.value }
-        default: break
-        }
-        return bindings
     }
 
     // MARK: Profiles
@@ -65,10 +52,10 @@ extension Interpreter {
         guard let type = declaredType(of: value), conforms(type, to: "DynamicProfile") else {
             throw error("expected a LanguageModelSession.DynamicProfile (a Profile { } or a type conforming to DynamicProfile), found \(value.description.prefix(40))", node)
         }
-        guard let body = context.computedProperty("body", of: type.qualifiedName) else {
+        guard let body = findComputed("body", in: type.qualifiedName)?.getter else {
             throw error("\(type.name) conforms to DynamicProfile but has no 'var body: some DynamicProfile { ... }'", node)
         }
-        let parts = try await isolated(memberBindings(value)) { try await builderValues(body) }
+        let parts = try await asMember(value, name: "body", at: node) { try await builderValues(body) }
         guard parts.count == 1 else {
             throw error("the body of \(type.name) resolved to \(parts.count) profiles; a DynamicProfile body must resolve to exactly one Profile (use if/else or an exhaustive switch)", node)
         }
@@ -116,23 +103,24 @@ extension Interpreter {
             guard let closure = e.trailingClosure ?? e.arguments.first?.expression.as(ClosureExprSyntax.self) else {
                 throw error(".\(name) needs a closure: .\(name) { ... }", e)
             }
-            let value = ClosureValue(syntax: closure, captured: captureScopes())
-            return .profile(configuration.adding(callbackModifier(name, value, owner: configuration.identity, node)))
+            return .profile(configuration.adding(callbackModifier(name, makeClosure(closure), owner: configuration.identity, node)))
         }
         if name == "modifier" {
             let configuration = try await resolveProfile(base, node)
             let args = try await arguments(e.arguments)
             guard let modifier = args.unlabelled.first, let type = declaredType(of: modifier), conforms(type, to: "DynamicProfileModifier"),
-                  let body = context.method("body", of: type.qualifiedName)?.body else {
+                  let decl = findMethod("body", in: type.qualifiedName)?.decls.first, let body = decl.body else {
                 throw error(".modifier(_:) needs a value of a type conforming to LanguageModelSession.DynamicProfileModifier with func body(content: Content) -> some DynamicProfile", e)
             }
-            var bindings = memberBindings(modifier)
-            bindings["content"] = .profile(configuration)
-            let parts = try await isolated(bindings) { try await builderValues(body.statements) }
+            let parts = try await asMember(modifier, name: "body", at: node) { () -> [Value] in
+                _ = try await defineParameters(TypeTable.parameters(of: decl), [CallArgument(label: "content", value: .profile(configuration))],
+                                               of: "body", at: node)
+                return try await builderValues(body.statements)
+            }
             guard parts.count == 1 else { throw error("\(type.name).body(content:) must resolve to exactly one profile", e) }
             return .profile(try await resolveProfile(parts[0], node))
         }
-        if Self.utilityModifiers.contains(name), context.method(name, of: EvaluationContext.dynamicProfileScope) == nil {
+        if Self.utilityModifiers.contains(name), profileExtensionMethod(name) == nil {
             guard context.importsUtilities else {
                 throw error(".\(name) comes from Apple's FoundationModelsUtilities package: add 'import FoundationModelsUtilities'", e)
             }
@@ -147,17 +135,16 @@ extension Interpreter {
             guard let size, size >= 0 else { throw error("rollingWindow needs size: .entries(n) or entries: n with n >= 0", e) }
             return .profile(configuration.adding(.historyTransform(HistoryTransforms.rollingWindow(entries: size))))
         }
-        if let function = context.method(name, of: EvaluationContext.dynamicProfileScope), let body = function.body {
-            let args = try await arguments(e.arguments)
-            var bindings: [String: Value] = ["self": base]
-            for (parameter, item) in zip(function.signature.parameterClause.parameters, args.items) {
-                bindings[(parameter.secondName ?? parameter.firstName).text] = item.value
-            }
-            let parts = try await isolated(bindings) { try await builderValues(body.statements) }
-            guard parts.count == 1 else { throw error("\(name)() must return one profile", e) }
-            return parts[0]
+        if let method = profileExtensionMethod(name) {
+            // A method of `extension LanguageModelSession.DynamicProfile`: an ordinary method on the profile.
+            return try await invokeDeclared(method.decls, selfCell: Cell(base), typeName: method.owner, try await callArguments(e), at: e)
         }
         return nil
+    }
+
+    /// A method the file adds in `extension LanguageModelSession.DynamicProfile` (or `extension DynamicProfile`).
+    func profileExtensionMethod(_ name: String) -> (decls: [FunctionDeclSyntax], owner: String)? {
+        findMethod(name, in: "LanguageModelSession.DynamicProfile") ?? findMethod(name, in: "DynamicProfile")
     }
 
     func valueModifier(_ name: String, _ value: Value, _ node: ExprSyntax) throws -> ProfileModifier {
@@ -215,11 +202,11 @@ extension Interpreter {
     }
 
     /// A lifecycle callback or history transform that runs the closure literal later.
-    func callbackModifier(_ name: String, _ closure: ClosureValue, owner: String, _ node: Syntax) -> ProfileModifier {
+    func callbackModifier(_ name: String, _ closure: FunctionValue, owner: String, _ node: Syntax) -> ProfileModifier {
         switch name {
         case "historyTransform":
             return .historyTransform { [self] entries in
-                let result = try await self.call(closure, [.array(entries.map(Value.transcriptEntry))])
+                let result = try await self.call(closure, [.array(entries.map(Value.transcriptEntry))], at: node)
                 guard case .array(let items) = result else {
                     throw self.error("historyTransform must return the entries ([Transcript.Entry]); it returned \(result.description.prefix(40))", node)
                 }
@@ -230,15 +217,15 @@ extension Interpreter {
                     return entry
                 }
             }
-        case "onActivate": return .onActivate(owner: owner) { [self] in _ = try? await self.call(closure, []) }
-        case "onDeactivate": return .onDeactivate(owner: owner) { [self] in _ = try? await self.call(closure, []) }
-        case "onPrompt": return .onPrompt { [self] prompt in _ = try await self.call(closure, [.transcriptEntry(.prompt(prompt))]) }
-        case "onResponse": return .onResponse { [self] response in _ = try await self.call(closure, [.transcriptEntry(.response(response))]) }
-        case "onReasoning": return .onReasoning { [self] reasoning in _ = try await self.call(closure, [.transcriptEntry(.reasoning(reasoning))]) }
-        case "onToolCall": return .onToolCall { [self] toolCall in _ = try await self.call(closure, [Self.toolCallValue(toolCall)]) }
+        case "onActivate": return .onActivate(owner: owner) { [self] in _ = try? await self.call(closure, [], at: node) }
+        case "onDeactivate": return .onDeactivate(owner: owner) { [self] in _ = try? await self.call(closure, [], at: node) }
+        case "onPrompt": return .onPrompt { [self] prompt in _ = try await self.call(closure, [.transcriptEntry(.prompt(prompt))], at: node) }
+        case "onResponse": return .onResponse { [self] response in _ = try await self.call(closure, [.transcriptEntry(.response(response))], at: node) }
+        case "onReasoning": return .onReasoning { [self] reasoning in _ = try await self.call(closure, [.transcriptEntry(.reasoning(reasoning))], at: node) }
+        case "onToolCall": return .onToolCall { [self] toolCall in _ = try await self.call(closure, [Self.toolCallValue(toolCall)], at: node) }
         default:
             return .onToolOutput { [self] toolCall, output in
-                _ = try await self.call(closure, [Self.toolCallValue(toolCall), .transcriptEntry(.toolOutput(output))])
+                _ = try await self.call(closure, [Self.toolCallValue(toolCall), .transcriptEntry(.toolOutput(output))], at: node)
             }
         }
     }
@@ -246,12 +233,6 @@ extension Interpreter {
     static func toolCallValue(_ call: Transcript.ToolCall) -> Value {
         .structure(type: "Transcript.ToolCall", fields: [("id", .string(call.id)), ("toolName", .string(call.toolName)),
                                                            ("arguments", .content(call.arguments))])
-    }
-
-    /// Calls a closure value in its captured environment; callbacks of a
-    /// profile session see that session's `@SessionProperty` values.
-    func call(_ closure: ClosureValue, _ arguments: [Value]) async throws -> Value {
-        try await withCapturedScopes(closure.captured) { try await apply(closure.syntax, arguments) }
     }
 
     // MARK: Builders
@@ -311,26 +292,6 @@ extension Interpreter {
         return value.isNull ? [] : [value]
     }
 
-    /// The bindings of the first matching item of a switch case, nil when none matches.
-    func caseBindings(_ switchCase: SwitchCaseSyntax, _ subject: Value) async throws -> [(String, Value)]? {
-        switch switchCase.label {
-        case .default: return []
-        case .case(let label):
-            for item in label.caseItems {
-                guard let found = try await matches(pattern: item.pattern, subject) else { continue }
-                if let whereClause = item.whereClause {
-                    let ok = try await withScope { () -> Bool in
-                        for (n, v) in found { define(n, v) }
-                        return try await truth(whereClause.condition)
-                    }
-                    if !ok { continue }
-                }
-                return found
-            }
-            return nil
-        }
-    }
-
     // MARK: Dynamic instructions
 
     /// Flattens builder values into instructions text and tools, in declaration
@@ -360,10 +321,10 @@ extension Interpreter {
     }
 
     func renderDynamicInstructions(_ value: Value, _ type: TypeDeclaration, _ node: Syntax) async throws -> DynamicInstructionsValue {
-        guard let body = context.computedProperty("body", of: type.qualifiedName) else {
+        guard let body = findComputed("body", in: type.qualifiedName)?.getter else {
             throw error("\(type.name) conforms to DynamicInstructions but has no 'var body: some DynamicInstructions { ... }'", node)
         }
-        let parts = try await isolated(memberBindings(value)) { try await builderValues(body) }
+        let parts = try await asMember(value, name: "body", at: node) { try await builderValues(body) }
         return try await renderInstructions(parts, node)
     }
 

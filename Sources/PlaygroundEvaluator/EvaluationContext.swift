@@ -49,12 +49,6 @@ public struct EvaluationConfiguration: Sendable {
     }
 }
 
-/// A tool's `call(arguments:)` body.
-struct ToolBody: @unchecked Sendable {
-    var argumentName: String
-    var statements: CodeBlockItemListSyntax
-}
-
 /// One file prepared for evaluation: the semantic model plus the
 /// operator-folded syntax the interpreter walks.
 final class EvaluationContext: @unchecked Sendable {
@@ -66,24 +60,20 @@ final class EvaluationContext: @unchecked Sendable {
     private(set) var initializers: [Int: ExprSyntax] = [:]
     /// Top-level `let`/`var` declarations in order.
     private(set) var topLevelVariables: [VariableDeclSyntax] = []
-    /// `call(arguments:)` bodies by qualified tool type name.
-    private(set) var toolBodies: [String: ToolBody] = [:]
-    /// Computed property getters by `Type.property`.
-    private(set) var computedProperties: [String: CodeBlockItemListSyntax] = [:]
-    /// Methods by `Type.name` (a `DynamicProfileModifier`'s `body(content:)`), and
-    /// methods of `extension LanguageModelSession.DynamicProfile` by `DynamicProfile.name`.
-    private(set) var methods: [String: FunctionDeclSyntax] = [:]
     /// `@SessionProperty(\.key) var name` in types: the key by `Type.name`.
     private(set) var sessionPropertyKeys: [String: String] = [:]
     /// `extension SessionPropertyValues { @SessionPropertyEntry var name: T = default }`: the default (nil: none written).
     private(set) var sessionPropertyDefaults: [String: ExprSyntax?] = [:]
     /// `@Test(.evaluates(E()))`: the evaluation expression and the trait call, by body offset.
     private(set) var testEvaluations: [Int: (ExprSyntax, FunctionCallExprSyntax)] = [:]
+    /// Functions and types with their methods, initializers and extensions.
+    let types: TypeTable
 
     init(file: PromptFile, configuration: EvaluationConfiguration) {
         self.file = file
         self.configuration = configuration
         let folded = OperatorTable.standardOperators.foldAll(file.syntax) { _ in }
+        types = TypeTable(folded.as(SourceFileSyntax.self) ?? file.syntax)
         index(Syntax(folded), scope: nil)
     }
 
@@ -107,15 +97,6 @@ final class EvaluationContext: @unchecked Sendable {
         if let decl = node.as(VariableDeclSyntax.self) {
             if scope == nil, decl.parent?.parent?.parent?.is(SourceFileSyntax.self) == true { topLevelVariables.append(decl) }
             for binding in decl.bindings {
-                if let scope, let accessors = binding.accessorBlock, let name = binding.pattern.as(IdentifierPatternSyntax.self) {
-                    switch accessors.accessors {
-                    case .getter(let body): computedProperties[scope + "." + name.identifier.text] = body
-                    case .accessors(let list):
-                        if let getter = list.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) }), let body = getter.body {
-                            computedProperties[scope + "." + name.identifier.text] = body.statements
-                        }
-                    }
-                }
                 if let value = binding.initializer?.value {
                     initializers[binding.pattern.positionAfterSkippingLeadingTrivia.utf8Offset] = value
                 }
@@ -128,16 +109,7 @@ final class EvaluationContext: @unchecked Sendable {
         if let decl = node.as(ExtensionDeclSyntax.self) {
             let extended = decl.extendedType.trimmedDescription
             if extended == "SessionPropertyValues" { innerScope = Self.sessionPropertyValuesScope }
-            if ["LanguageModelSession.DynamicProfile", "DynamicProfile"].contains(extended) { innerScope = Self.dynamicProfileScope }
             if scope == nil, innerScope == nil { innerScope = extended }
-        }
-        if let function = node.as(FunctionDeclSyntax.self), let scope, function.name.text != "call", methods[scope + "." + function.name.text] == nil {
-            methods[scope + "." + function.name.text] = function
-        }
-        if let function = node.as(FunctionDeclSyntax.self), function.name.text == "call", let scope, let body = function.body {
-            let parameter = function.signature.parameterClause.parameters.first
-            let name = (parameter?.secondName ?? parameter?.firstName)?.text ?? "arguments"
-            toolBodies[scope] = ToolBody(argumentName: name, statements: body.statements)
         }
         if let closure = node.as(ClosureExprSyntax.self) {
             bodies[closure.statements.position.utf8Offset] = closure.statements
@@ -160,11 +132,8 @@ final class EvaluationContext: @unchecked Sendable {
     }
 
     static let sessionPropertyValuesScope = "SessionPropertyValues"
-    static let dynamicProfileScope = "DynamicProfile"
 
     func body(of block: PlaygroundBlock) -> CodeBlockItemListSyntax? { bodies[block.body.position.utf8Offset] }
-
-    func method(_ name: String, of typeName: String) -> FunctionDeclSyntax? { methods[typeName + "." + name] }
 
     func sessionPropertyKey(_ property: String, of typeName: String) -> String? { sessionPropertyKeys[typeName + "." + property] }
 
@@ -179,12 +148,7 @@ final class EvaluationContext: @unchecked Sendable {
 
     func initializer(of property: PropertyDeclaration) -> ExprSyntax? { initializers[property.nameRange.start.offset] }
 
-    func callBody(ofTool type: TypeDeclaration) -> ToolBody? { toolBodies[type.qualifiedName] }
 
-
-    func computedProperty(_ name: String, of typeName: String) -> CodeBlockItemListSyntax? {
-        computedProperties[typeName + "." + name]
-    }
 
     func systemModel(useCase: SystemLanguageModel.UseCase) -> SystemLanguageModel {
         SystemLanguageModel(base: configuration.model, useCase: useCase)

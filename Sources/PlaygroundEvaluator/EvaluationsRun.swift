@@ -18,7 +18,7 @@ extension Interpreter {
             case "inputColumn": return .evaluations(.column("Input"))
             case "responseColumn": return .evaluations(.column("Response"))
             case "expectedColumn": return .evaluations(.column("Expected"))
-            case "name" where context.computedProperty("name", of: type) == nil: return .string(type.split(separator: ".").last.map(String.init) ?? type)
+            case "name" where findComputed("name", in: type) == nil: return .string(type.split(separator: ".").last.map(String.init) ?? type)
             default: return nil
             }
         case .evaluations(let object):
@@ -159,7 +159,7 @@ extension Interpreter {
                   let closure = e.trailingClosure ?? args.items.last?.syntax.as(ClosureExprSyntax.self) else {
                 throw error("custom needs of: metric, label: and a closure over the values", e)
             }
-            let captured = capturedClosure(closure)
+            let captured = makeClosure(closure)
             aggregator.addCustom(of: metric, label: label, group: group) { [self] values in
                 let result = try await call(captured, [.array(values.map(Value.double))])
                 guard let number = result.number else { throw ThrownValue(value: .string("custom aggregate \(label) did not return a number")) }
@@ -206,32 +206,24 @@ extension Interpreter {
 
     // MARK: Running an evaluation
 
-    func conforms(_ typeName: String, to proto: String) -> Bool {
-        guard let type = context.file.type(named: typeName) else { return false }
-        return type.inheritedTypes.contains { $0 == proto || $0 == "Evaluations." + proto }
-    }
-
-    /// Calls a method declared on a file struct, `self` and its fields in scope.
+    /// Calls a method declared on a file type (`metrics`, `subject`, `aggregateMetrics`) with positional arguments.
     func callMethod(_ name: String, on value: Value, arguments values: [Value], _ node: some SyntaxProtocol) async throws -> Value {
-        guard case .structure(let type, let fields) = value, let function = context.method(name, of: type), let body = function.body else {
+        guard let type = typeName(of: value), let method = findMethod(name, in: type) else {
             throw error("\(value.description.prefix(40)) has no method \(name)", node)
         }
-        var bindings: [String: Value] = ["self": value]
-        for field in fields { bindings[field.name] = field.value }
-        for (parameter, argument) in zip(function.signature.parameterClause.parameters, values) {
-            bindings[(parameter.secondName ?? parameter.firstName).text] = argument
-        }
-        return try await isolated(bindings) { try await runBody(body.statements) }
+        let parameters = TypeTable.parameters(of: method.decls[0])
+        let args = zip(parameters, values).map { CallArgument(label: $0.label, value: $1) }
+        return try await invokeDeclared(method.decls, selfCell: Cell(value), typeName: method.owner, args, at: node)
     }
 
     /// A property of an Evaluation struct: stored, or computed (a result builder for `evaluators`).
     func property(_ name: String, of value: Value, builder: Bool, _ node: some SyntaxProtocol) async throws -> Value? {
         guard case .structure(let type, let fields) = value else { return nil }
         if let field = fields.first(where: { $0.name == name }) { return field.value }
-        guard let getter = context.computedProperty(name, of: type) else { return nil }
-        var bindings: [String: Value] = ["self": value]
-        for field in fields { bindings[field.name] = field.value }
-        return try await isolated(bindings) { builder ? .array(try await evaluationBuilderValues(getter)) : try await runBody(getter) }
+        guard let getter = findComputed(name, in: type)?.getter else { return nil }
+        return try await asMember(value, name: name, at: node) {
+            builder ? .array(try await evaluationBuilderValues(getter)) : try await runBody(getter)
+        }
     }
 
     /// The values a result-builder body lists (`Instructions { }`, `@EvaluatorsBuilder`): one per expression,
@@ -294,7 +286,7 @@ extension Interpreter {
         guard case .evaluations(.loader(let samples))? = try await property("dataset", of: evaluation, builder: false, node) else {
             throw ThrownValue(value: .string("\(type).dataset must be an ArrayLoader(samples: [...])"))
         }
-        guard context.method("subject", of: type) != nil else {
+        guard findMethod("subject", in: type) != nil else {
             throw ThrownValue(value: .string("\(type) needs func subject(from sample:) async throws -> ModelSubject<...>"))
         }
         var evaluators: [EvaluatorValue] = []
@@ -341,7 +333,7 @@ extension Interpreter {
             outcomes.append(outcome)
         }
         let aggregator = MetricsAggregator()
-        if context.method("aggregateMetrics", of: type) != nil {
+        if findMethod("aggregateMetrics", in: type) != nil {
             _ = try await callMethod("aggregateMetrics", on: evaluation, arguments: [.evaluations(.aggregator(aggregator, group: nil))], node)
         }
         let report = try await EvaluationReport.summarize(name: type.split(separator: ".").last.map(String.init) ?? type, info: info,

@@ -124,7 +124,7 @@ struct StructuredTranscriptValue: @unchecked Sendable {
 
 enum EvaluatorValue: @unchecked Sendable {
     /// `Evaluator { sample, subject in ... }`.
-    case closure(ClosureValue)
+    case closure(FunctionValue)
     /// An instance of a file struct conforming to `EvaluatorProtocol`.
     case custom(Value)
     case judge(JudgeValue)
@@ -147,8 +147,8 @@ struct JudgeValue: @unchecked Sendable {
 
 struct JudgePromptValue: @unchecked Sendable {
     var instructions: String?
-    var evaluationTarget: ClosureValue?
-    var reference: ClosureValue?
+    var evaluationTarget: FunctionValue?
+    var reference: FunctionValue?
 }
 
 /// What `run()` returned: the report plus the interpreter values of each row.
@@ -190,10 +190,6 @@ extension Interpreter {
             items.append((argument.label?.text, value, argument.expression))
         }
         return Arguments(items: items)
-    }
-
-    func capturedClosure(_ syntax: ClosureExprSyntax) -> ClosureValue {
-        ClosureValue(syntax: syntax, captured: captureScopes())
     }
 
     /// `Metric(...)`, `ModelSample(...)` and the other framework initializers; nil for other names.
@@ -249,7 +245,7 @@ extension Interpreter {
             guard let closure = e.trailingClosure ?? args.items.first?.syntax.as(ClosureExprSyntax.self) else {
                 throw error("Evaluator needs a closure: Evaluator { sample, subject in metric.passing() }", e)
             }
-            return .evaluations(.evaluator(.closure(capturedClosure(closure))))
+            return .evaluations(.evaluator(.closure(makeClosure(closure))))
         case "ScoreDimension":
             guard let dimensionName = args.unlabelled.first?.stringValue else { throw error("ScoreDimension needs a name", e) }
             return .evaluations(.dimension(ScoreDimension(dimensionName, description: args.value("description")?.stringValue,
@@ -258,10 +254,10 @@ extension Interpreter {
             var prompt = JudgePromptValue(instructions: args.value("instructions")?.stringValue)
             for item in args.items {
                 guard let closure = item.syntax.as(ClosureExprSyntax.self) else { continue }
-                if item.label == "evaluationTarget" { prompt.evaluationTarget = capturedClosure(closure) }
-                if item.label == "reference" { prompt.reference = capturedClosure(closure) }
+                if item.label == "evaluationTarget" { prompt.evaluationTarget = makeClosure(closure) }
+                if item.label == "reference" { prompt.reference = makeClosure(closure) }
             }
-            if let closure = e.trailingClosure { prompt.reference = capturedClosure(closure) }
+            if let closure = e.trailingClosure { prompt.reference = makeClosure(closure) }
             return .evaluations(.judgePrompt(prompt))
         case "ModelJudgeEvaluator":
             return try await makeJudge(args, pairwise: false, e)
@@ -324,7 +320,7 @@ extension Interpreter {
         var prompt: JudgePromptValue?
         if case .evaluations(.judgePrompt(let p))? = args.value("prompt") { prompt = p }
         if pairwise, let closure = args.items.first(where: { $0.label == "evaluationTarget" })?.syntax.as(ClosureExprSyntax.self) {
-            prompt = JudgePromptValue(instructions: nil, evaluationTarget: capturedClosure(closure), reference: nil)
+            prompt = JudgePromptValue(instructions: nil, evaluationTarget: makeClosure(closure), reference: nil)
         }
         let judge = ModelJudge(dimensions: dimensions, scoringMode: mode, instructions: prompt?.instructions, pairwise: pairwise, judge: model)
         return .evaluations(.evaluator(.judge(JudgeValue(judge: judge, prompt: prompt))))

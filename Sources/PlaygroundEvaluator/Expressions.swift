@@ -55,7 +55,10 @@ extension Interpreter {
             if items.contains(where: { $0.value.isContainer }) { try budget.value(.tuple(items), e) }
             return .tuple(items)
         }
-        if let e = expr.as(DeclReferenceExprSyntax.self) { return try reference(e) }
+        if let e = expr.as(DeclReferenceExprSyntax.self) { return try await reference(e) }
+        if let e = expr.as(ClosureExprSyntax.self) { return .function(makeClosure(e)) }
+        if let e = expr.as(KeyPathExprSyntax.self) { return .function(try keyPathFunction(e)) }
+        if expr.is(SuperExprSyntax.self) { return lookup("self") ?? .null }
         if let e = expr.as(MemberAccessExprSyntax.self) { return try await memberAccess(e) }
         if let e = expr.as(FunctionCallExprSyntax.self) { return try await call(e) }
         if let e = expr.as(InfixOperatorExprSyntax.self) { return try await infix(e) }
@@ -68,15 +71,20 @@ extension Interpreter {
             let operand = try await evaluate(e.expression)
             switch (e.operator.text, operand) {
             case ("!", .bool(let b)): return .bool(!b)
+            case ("..<", .int(let i)): return .range(lower: Int.min, upper: i, closed: false)
+            case ("...", .int(let i)): return .range(lower: Int.min, upper: i, closed: true)
+            case ("~", .int(let i)): return .int(~i)
             case ("-", .int(let i)): return .int(try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.negate(i) })
             case ("-", .double(let d)): return .double(-d)
             case ("..<", .int(let upper)): return .range(lower: 0, upper: upper, closed: false)
             default: throw error("operator '\(e.operator.text)' cannot be applied to \(operand.description)", e)
             }
         }
-        if let e = expr.as(PostfixOperatorExprSyntax.self), e.operator.text == "..." {
+        if let e = expr.as(PostfixOperatorExprSyntax.self) {
             // A one-sided range `i...` (as a subscript: through the end).
-            guard case .int(let lower) = try await evaluate(e.expression) else { throw error("a range needs an integer bound", e) }
+            guard e.operator.text == "...", case .int(let lower) = try await evaluate(e.expression) else {
+                throw error("the postfix operator '\(e.operator.text)' is not supported", e)
+            }
             return .range(lower: lower, upper: Int.max, closed: false)
         }
         if let e = expr.as(TernaryExprSyntax.self) {
@@ -100,6 +108,7 @@ extension Interpreter {
                 }
             }
         }
+        if let e = expr.as(SwitchExprSyntax.self) { return try await switchValue(e) }
         if let e = expr.as(AsExprSyntax.self) {
             let value = try await evaluate(e.expression)
             switch e.questionOrExclamationMark?.tokenKind {
@@ -139,7 +148,7 @@ extension Interpreter {
                 guard let first = s.expressions.first else { continue }
                 let value = try await evaluate(first.expression)
                 if value.isContainer { try budget.value(value, first.expression, rendered: true) }
-                let text = value.description
+                let text = try await text(value)
                 try budget.string(bytes: result.utf8.count + text.utf8.count, literal)
                 result += text
             }
@@ -147,18 +156,50 @@ extension Interpreter {
         return result
     }
 
-    func reference(_ e: DeclReferenceExprSyntax) throws -> Value {
+    /// A name: locals, then members of `self` (implicit self), the file's constants,
+    /// static members of the current type, functions, types, operators as functions.
+    func reference(_ e: DeclReferenceExprSyntax) async throws -> Value {
         let name = e.baseName.text
+        if let cell = lookupLocalCell(name) {
+            if case .sessionProperty(let key) = cell.value { return try readSessionProperty(key, e) }
+            return cell.value
+        }
+        if name == "self", let value = lookup("self") { return value }
+        if name == "Self", let type = currentTypeName { return .type(type) }
+        if let selfCell = lookupCell("self"), hasMember(selfCell.value, name),
+           let value = try await userMember(name, of: selfCell.value, e) {
+            return value
+        }
         if let value = lookup(name) {
             if case .sessionProperty(let key) = value { return try readSessionProperty(key, e) }
             return value
         }
-        if name == "self", let value = lookup("self") { return value }
-        if context.file.resolveType(name, in: nil) != nil || Surface.table.type(named: name) != nil
-            || Interpreter.evaluationsTypes.contains(name) { return .type(name) }
+        if let type = currentTypeName, let value = try await userStaticMember(name, of: type, e) { return value }
+        if let decls = types.functions[name] {
+            return .function(makeFunction(decls[0], captured: [globalScope], selfCell: nil, typeName: nil))
+        }
+        if context.file.resolveType(name, in: nil) != nil || types.type(name) != nil || Interpreter.knownTypes.contains(name)
+            || Surface.table.type(named: name) != nil || Interpreter.evaluationsTypes.contains(name) { return .type(name) }
+        if let function = operatorFunction(name) { return .function(function) }
         throw error("cannot find '\(name)' in scope", e)
     }
 
+    /// `<`, `+`... passed as functions (`sorted(by: <)`, `reduce(0, +)`).
+    func operatorFunction(_ name: String) -> FunctionValue? {
+        guard ["<", ">", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "&&", "||"].contains(name) else { return nil }
+        return FunctionValue.native(name, arity: 2) { [unowned self] values in
+            try await self.binary(name, values[0], values[1], nil)
+        }
+    }
+
+    static let knownTypes: Set<String> = [
+        "SystemLanguageModel", "LanguageModelSession", "GenerationOptions", "Instructions", "Prompt", "GeneratedContent",
+        "String", "Int", "Double", "Float", "Bool", "Array", "Dictionary", "PrivateCloudComputeLanguageModel", "ToolOutput",
+        "Set", "Character", "Date", "UUID", "JSONEncoder", "JSONDecoder", "Calendar", "Substring", "Optional", "CGFloat",
+        "DateFormatter", "ISO8601DateFormatter", "TimeInterval", "Data", "Locale", "NumberFormatter", "UTF8", "TimeZone",
+        "Transcript", "GenerationError", "LanguageModelError", "DynamicGenerationSchema", "GenerationSchema",
+        "LanguageModelFeedback",
+    ]
 
     func subscriptValue(_ e: SubscriptCallExprSyntax) async throws -> Value {
         let base = try await evaluate(e.calledExpression)
@@ -174,7 +215,9 @@ extension Interpreter {
         case (.array(let a), .int(let i)):
             return a[try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.index(i, count: a.count) }]
         case (.dictionary(let pairs), _):
-            return pairs.first { Value.equal($0.key, index) }?.value ?? .null
+            if let found = pairs.first(where: { Value.equal($0.key, index) }) { return found.value }
+            if let fallback = e.arguments.dropFirst().first(where: { $0.label?.text == "default" }) { return try await evaluate(fallback.expression) }
+            return .null
         case (.content(let c), .string(let key)): return c[key].map(Value.content) ?? .null
         case (.content(let c), .int(let i)): return c.arrayValue.flatMap { $0.indices.contains(i) ? .content($0[i]) : nil } ?? .null
         case (.transcript(let t), .int(let i)):
@@ -194,24 +237,41 @@ extension Interpreter {
         let op = e.operator.as(BinaryOperatorExprSyntax.self)?.operator.text ?? e.operator.trimmedDescription
         if op == "&&" { return .bool(try await truth(e.leftOperand) ? try await truth(e.rightOperand) : false) }
         if op == "||" { return .bool(try await truth(e.leftOperand) ? true : try await truth(e.rightOperand)) }
+        if Self.compoundOperators.contains(op) {
+            let right = try await evaluate(e.rightOperand)
+            try await modify(e.leftOperand) { value in value = try await binary(String(op.dropLast()), value, right, e) }
+            return .null
+        }
         let left = try await evaluate(e.leftOperand)
         if op == "??" { return left.isNull ? try await evaluate(e.rightOperand) : left }
         let right = try await evaluate(e.rightOperand)
-        if ["+=", "-=", "*=", "/="].contains(op) {
-            let result = try arithmetic(String(op.dropLast()), left, right, e)
-            try await assign(to: e.leftOperand, result)
-            return .null
+        return try await binary(op, left, right, e)
+    }
+
+    static let compoundOperators: Set<String> = ["+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "&+=", "&-=", "&*="]
+
+    /// A binary operator on two values; user types' own operators (`static func <`) first.
+    func binary(_ op: String, _ left: Value, _ right: Value, _ node: InfixOperatorExprSyntax?) async throws -> Value {
+        let at: Syntax = node.map { Syntax($0) } ?? currentNode
+        if let type = typeName(of: left), types.type(type) != nil, let method = findMethod(op, in: type, isStatic: true) {
+            let args = [CallArgument(label: nil, value: left), CallArgument(label: nil, value: right)]
+            return try await invokeDeclared(method.decls, selfCell: Cell(.type(type)), typeName: type, args, at: at)
         }
         if op == "==" || op == "!=" {
             // Comparing walks both values: bounded like printing them.
-            if left.isContainer { try budget.value(left, e, rendered: true) }
-            if right.isContainer { try budget.value(right, e, rendered: true) }
+            if left.isContainer { try budget.value(left, at, rendered: true) }
+            if right.isContainer { try budget.value(right, at, rendered: true) }
         }
         switch op {
-        case "==": return .bool(Value.equal(left, right))
-        case "!=": return .bool(!Value.equal(left, right))
+        case "==": return .bool(try await equal(left, right))
+        case "!=": return .bool(!(try await equal(left, right)))
+        case "===", "!==":
+            guard case .object(let a) = left, case .object(let b) = right else { return .bool((op == "===") == (left.isNull && right.isNull)) }
+            return .bool((a === b) == (op == "==="))
         case "<", ">", "<=", ">=":
-            guard let ordered = Value.compare(left, right) else { throw error("cannot compare \(left.description) and \(right.description)", e) }
+            guard let ordered = try await compare(left, right) else {
+                throw error("cannot compare \(left.description.prefix(30)) and \(right.description.prefix(30))", at)
+            }
             switch op {
             case "<": return .bool(ordered < 0)
             case ">": return .bool(ordered > 0)
@@ -219,13 +279,61 @@ extension Interpreter {
             default: return .bool(ordered >= 0)
             }
         case "..<", "...":
-            guard case .int(let lower) = left, case .int(let upper) = right else { throw error("ranges need integer bounds", e) }
-            let closed = op == "..."
-            try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.range(lower, upper, closed: closed) }
-            return .range(lower: lower, upper: upper, closed: closed)
+            if case .int(let lower) = left, case .int(let upper) = right {
+                let closed = op == "..."
+                try checked(at) { () throws(Arithmetic.Failure) in try Arithmetic.range(lower, upper, closed: closed) }
+                return .range(lower: lower, upper: upper, closed: closed)
+            }
+            guard let lower = left.number, let upper = right.number else {
+                if case .string = left, case .string = right { return .tuple([(label: "lowerBound", value: left), (label: "upperBound", value: right)]) }
+                throw error("ranges need number bounds", at)
+            }
+            if lower > upper { throw error("range requires lowerBound <= upperBound", at) }
+            return .doubleRange(lower: lower, upper: upper, closed: op == "...")
         default:
-            return try arithmetic(op, left, right, e)
+            return try arithmetic(op, left, right, at)
         }
+    }
+
+    /// The node of the statement running (for errors of operators called as functions).
+    var currentNode: Syntax { Syntax(TokenSyntax.identifier("")) }
+
+    /// `==` with user `static func ==` for nested values too (`[Point]` compares with the elements' `==`).
+    func equal(_ left: Value, _ right: Value) async throws -> Bool {
+        if let type = typeName(of: left), types.type(type) != nil, let method = findMethod("==", in: type, isStatic: true) {
+            let args = [CallArgument(label: nil, value: left), CallArgument(label: nil, value: right)]
+            if case .bool(let b) = try await invokeDeclared(method.decls, selfCell: Cell(.type(type)), typeName: type, args, at: currentNode) { return b }
+        }
+        if case .object(let a) = left, case .object(let b) = right, a === b { return true }
+        return Value.equal(left, right)
+    }
+
+    /// Ordering with user `static func <` (Comparable types), else the built-in order.
+    func compare(_ left: Value, _ right: Value) async throws -> Int? {
+        if let type = typeName(of: left), types.type(type) != nil, let method = findMethod("<", in: type, isStatic: true) {
+            let call = { (a: Value, b: Value) async throws -> Bool in
+                let args = [CallArgument(label: nil, value: a), CallArgument(label: nil, value: b)]
+                if case .bool(let r) = try await self.invokeDeclared(method.decls, selfCell: Cell(.type(type)), typeName: type, args, at: self.currentNode) {
+                    return r
+                }
+                return false
+            }
+            if try await call(left, right) { return -1 }
+            return try await call(right, left) ? 1 : 0
+        }
+        if case .enumCase(let type, let a, _) = left, case .enumCase(_, let b, _) = right, let info = types.type(type), info.conformances.contains("Comparable") {
+            let ia = info.cases.firstIndex { $0.name == a } ?? 0
+            let ib = info.cases.firstIndex { $0.name == b } ?? 0
+            return ia < ib ? -1 : (ia > ib ? 1 : 0)
+        }
+        if case .tuple(let a) = left, case .tuple(let b) = right {
+            for (x, y) in zip(a, b) {
+                guard let order = try await compare(x.value, y.value) else { return nil }
+                if order != 0 { return order }
+            }
+            return 0
+        }
+        return Value.compare(left, right)
     }
 
     func arithmetic(_ op: String, _ left: Value, _ right: Value, _ node: some SyntaxProtocol) throws -> Value {
@@ -236,63 +344,28 @@ extension Interpreter {
         case ("+", .array(let a), .array(let b)):
             try budget.allocate(elements: a.count + b.count, node)
             return .array(a + b)
+        case ("&&", .bool(let a), .bool(let b)): return .bool(a && b)
+        case ("||", .bool(let a), .bool(let b)): return .bool(a || b)
         case (_, .int(let a), .int(let b)) where Arithmetic.integerOperators.contains(op):
             return .int(try checked(node) { () throws(Arithmetic.Failure) in try Arithmetic.binary(op, a, b) })
+        case (_, .int(let a), .int(let b)):
+            switch op {
+            case "&": return .int(a & b)
+            case "|": return .int(a | b)
+            case "^": return .int(a ^ b)
+            case "<<": return .int(a << b)
+            case ">>": return .int(a >> b)
+            case "&+": return .int(a &+ b)
+            case "&-": return .int(a &- b)
+            case "&*": return .int(a &* b)
+            default: break
+            }
         default: break
         }
         if let a = left.number, let b = right.number, let result = Arithmetic.binary(op, a, b) { return .double(result) }
         throw error("operator '\(op)' cannot be applied to \(left.description.prefix(30)) and \(right.description.prefix(30))", node)
     }
 
-    func assign(to target: ExprSyntax, _ value: Value) async throws {
-        if let ref = target.as(DeclReferenceExprSyntax.self) { return try assign(ref.baseName.text, value, at: ref) }
-        if let member = target.as(MemberAccessExprSyntax.self), let baseExpr = member.base {
-            let name = member.declName.baseName.text
-            switch try await evaluate(baseExpr) {
-            case .object(let box):
-                // A class instance changes in place: every holder sees the new value.
-                guard let index = box.fields.firstIndex(where: { $0.name == name }) else { throw error("\(box.type) has no property '\(name)'", member) }
-                box.fields[index].value = value
-                return
-            case .session(let session) where name == "transcript":
-                guard case .transcript(let transcript) = value else { throw error("session.transcript must be set to a Transcript", member) }
-                session.transcript = transcript
-                return
-            case .session(let session) where name == "transcriptErrorHandlingPolicy":
-                session.transcriptErrorHandlingPolicy = value.isNull ? nil : try errorPolicy(value, member)
-                return
-            default: break
-            }
-        }
-        if target.is(DiscardAssignmentExprSyntax.self) { return }
-        if let member = target.as(MemberAccessExprSyntax.self), let base = member.base?.as(DeclReferenceExprSyntax.self),
-           case .structure(let type, var fields) = try reference(base) {
-            let name = member.declName.baseName.text
-            guard let index = fields.firstIndex(where: { $0.name == name }) else { throw error("\(type) has no property '\(name)'", member) }
-            fields[index].value = value
-            return try assign(base.baseName.text, .structure(type: type, fields: fields), at: base)
-        }
-        if let sub = target.as(SubscriptCallExprSyntax.self), let base = sub.calledExpression.as(DeclReferenceExprSyntax.self),
-           let argument = sub.arguments.first {
-            let index = try await evaluate(argument.expression)
-            if value.isContainer { try budget.value(value, sub) }
-            switch try reference(base) {
-            case .array(var a):
-                guard case .int(let i) = index else { throw error("an array index must be an Int", sub) }
-                a[try checked(sub) { () throws(Arithmetic.Failure) in try Arithmetic.index(i, count: a.count) }] = value
-                return try assign(base.baseName.text, .array(a), at: base)
-            case .dictionary(var pairs):
-                // `dict[key] = nil` removes the key, as in Swift.
-                let existing = pairs.firstIndex { Value.equal($0.key, index) }
-                if value.isNull {
-                    if let existing { pairs.remove(at: existing) }
-                } else if let existing { pairs[existing].value = value } else { pairs.append((index, value)) }
-                return try assign(base.baseName.text, .dictionary(pairs), at: base)
-            default: break
-            }
-        }
-        throw error("cannot assign to '\(target.trimmedDescription)'", target)
-    }
 }
 
 extension Value {
@@ -327,6 +400,10 @@ extension Value {
             return t1 == t2 && f1.count == f2.count && zip(f1, f2).allSatisfy { $0.name == $1.name && equal($0.value, $1.value) }
         case (.content(let x), .content(let y)): return x == y
         case (.useCase(let x), .useCase(let y)): return x == y
+        case (.type(let x), .type(let y)): return x == y
+        case (.date(let x), .date(let y)): return x == y
+        case (.uuid(let x), .uuid(let y)): return x == y
+        case (.set(let x), .set(let y)): return x.count == y.count && x.allSatisfy { item in y.contains { equal($0, item) } }
         case (.toolCallingMode(let x), .toolCallingMode(let y)): return x == y
         default:
             if let x = a.number, let y = b.number { return x == y }
@@ -337,6 +414,7 @@ extension Value {
     /// -1, 0, 1, or nil when the values do not order.
     static func compare(_ a: Value, _ b: Value) -> Int? {
         if let x = a.number, let y = b.number { return x < y ? -1 : (x > y ? 1 : 0) }
+        if case .date(let x) = a, case .date(let y) = b { return x < y ? -1 : (x > y ? 1 : 0) }
         if let x = a.stringValue, let y = b.stringValue { return x < y ? -1 : (x > y ? 1 : 0) }
         return nil
     }

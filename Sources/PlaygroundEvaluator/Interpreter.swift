@@ -23,9 +23,12 @@ struct ThrownValue: Error, CustomStringConvertible {
 /// How a statement list ended.
 enum Flow {
     case normal
-    case breakLoop
-    case continueLoop
+    /// `break` (with its label, if any).
+    case breakLoop(String?)
+    /// `continue` (with its label, if any).
+    case continueLoop(String?)
     case returned(Value)
+    case fallthroughCase
 }
 
 /// Interprets the statements of one `#Playground` block (and the tool bodies
@@ -35,7 +38,7 @@ final class Interpreter: @unchecked Sendable {
     let context: EvaluationContext
     let recorder: ResultRecorder
     let budget: Budget
-    private var scopes: [[String: Value]] = [[:]]
+    private var scopes: [Scope] = [[:]]
     /// The statement being executed, for placing uncaught errors.
     var currentStatementRange: Range<Int> = 0..<0
     /// The profile sessions whose profile or lifecycle callbacks are running
@@ -43,6 +46,22 @@ final class Interpreter: @unchecked Sendable {
     var servingSessions: [LanguageModelSession] = []
     /// The result `EvaluationContext.current` answers inside a `@Test(.evaluates(...))` block.
     var currentEvaluation: EvaluationRunValue?
+    /// How deep user calls are nested (bounded by `maximumCallDepth`).
+    var callDepth = 0
+    /// The type whose method, initializer or closure is running (static members and `Self`).
+    var currentTypeName: String?
+    /// Static stored properties, initialized on first use (`Type.name`).
+    var statics: [String: Cell] = [:]
+    /// Deferred blocks per running statement list (innermost last).
+    var deferred: [[CodeBlockItemListSyntax]] = []
+    /// The call depth of the failable initializer running (`return nil` fails it).
+    var failableInitializerDepth = -1
+    /// The call depth of the initializer running (property observers do not fire there).
+    var initializerDepth = -1
+    /// Properties whose observers are running (`Type.name`).
+    var observing: Set<String> = []
+    /// The seeded generator of `Int.random`, `shuffled()`, `randomElement()`, `UUID()`.
+    lazy var random = InterpreterRandom(seed: context.configuration.seed)
 
     init(context: EvaluationContext, recorder: ResultRecorder) {
         self.context = context
@@ -54,27 +73,38 @@ final class Interpreter: @unchecked Sendable {
 
     // MARK: Scopes
 
-    func define(_ name: String, _ value: Value) { scopes[scopes.count - 1][name] = value }
+    func define(_ name: String, _ value: Value) { scopes[scopes.count - 1][name] = Cell(value) }
 
-    func lookup(_ name: String) -> Value? {
-        for scope in scopes.reversed() { if let v = scope[name] { return v } }
+    func defineCell(_ name: String, _ cell: Cell) { scopes[scopes.count - 1][name] = cell }
+
+    func lookup(_ name: String) -> Value? { lookupCell(name)?.value }
+
+    func lookupCell(_ name: String) -> Cell? {
+        for scope in scopes.reversed() { if let cell = scope[name] { return cell } }
         return nil
     }
 
-    func assign(_ name: String, _ value: Value, at node: some SyntaxProtocol) throws {
-        for index in scopes.indices.reversed() where scopes[index][name] != nil {
-            if case .sessionProperty(let key)? = scopes[index][name] { return try writeSessionProperty(key, value, node) }
-            scopes[index][name] = value
-            return
-        }
-        throw error("cannot find '\(name)' in scope", node)
+    /// A name declared in a function's own scopes (not the file's top level).
+    func lookupLocalCell(_ name: String) -> Cell? {
+        for scope in scopes.dropFirst().reversed() { if let cell = scope[name] { return cell } }
+        return nil
     }
 
-    /// Every name visible here, innermost binding winning (what a closure captures).
-    func visibleBindings() -> [String: Value] {
-        var bindings: [String: Value] = [:]
-        for scope in scopes.dropFirst() { bindings.merge(scope) { _, inner in inner } }
-        return bindings
+    var currentScopes: [Scope] { scopes }
+    var globalScope: Scope { scopes[0] }
+
+    func swapScopes(_ new: [Scope]) -> [Scope] {
+        let saved = scopes
+        scopes = new
+        return saved
+    }
+
+    func restoreScopes(_ saved: [Scope]) { scopes = saved }
+
+    func assign(_ name: String, _ value: Value, at node: some SyntaxProtocol) throws {
+        guard let cell = lookupCell(name) else { throw error("cannot find '\(name)' in scope", node) }
+        if case .sessionProperty(let key) = cell.value { return try writeSessionProperty(key, value, node) }
+        cell.value = value
     }
 
     func withScope<T>(_ body: () async throws -> T) async rethrows -> T {
@@ -83,26 +113,11 @@ final class Interpreter: @unchecked Sendable {
         return try await body()
     }
 
-    /// The environment a closure literal captures.
-    func captureScopes() -> [[String: Value]] { scopes }
-
-    /// Runs `body` in a captured environment (a closure called later).
-    func withCapturedScopes<T>(_ captured: [[String: Value]], _ body: () async throws -> T) async rethrows -> T {
-        let saved = scopes
-        let savedStatement = currentStatementRange
-        scopes = captured
-        defer {
-            scopes = saved
-            currentStatementRange = savedStatement
-        }
-        return try await body()
-    }
-
     /// Runs `body` in a fresh environment that only sees the file's constants.
     func isolated<T>(_ bindings: [String: Value], _ body: () async throws -> T) async rethrows -> T {
         let saved = scopes
         let savedStatement = currentStatementRange
-        scopes = [scopes[0], bindings]
+        scopes = [scopes[0], bindings.mapValues { Cell($0) }]
         defer {
             scopes = saved
             currentStatementRange = savedStatement
@@ -139,23 +154,45 @@ final class Interpreter: @unchecked Sendable {
     // MARK: Statements
 
     func execute(_ items: CodeBlockItemListSyntax) async throws -> Flow {
-        for item in items {
-            try budget.step(item)
-            let flow = try await execute(item)
-            if case .normal = flow { continue }
-            return flow
+        // Only lists with a `defer` pay for the bookkeeping.
+        let hasDefer = items.contains { $0.item.as(StmtSyntax.self)?.is(DeferStmtSyntax.self) == true }
+        if hasDefer { deferred.append([]) }
+        var flow = Flow.normal
+        do {
+            for item in items {
+                try budget.step(item)
+                flow = try await execute(item)
+                if case .normal = flow { continue }
+                break
+            }
+        } catch {
+            if hasDefer { try await runDeferred() }
+            throw error
         }
-        return .normal
+        if hasDefer { try await runDeferred() }
+        return flow
+    }
+
+    /// Runs the `defer` blocks of the innermost statement list, last first.
+    private func runDeferred() async throws {
+        let blocks = deferred.removeLast()
+        for block in blocks.reversed() { _ = try await withScope { try await execute(block) } }
     }
 
     func execute(_ item: CodeBlockItemSyntax) async throws -> Flow {
         currentStatementRange = item.positionAfterSkippingLeadingTrivia.utf8Offset..<item.endPositionBeforeTrailingTrivia.utf8Offset
         switch item.item {
         case .decl(let decl):
-            guard let variable = decl.as(VariableDeclSyntax.self) else {
-                throw error("this declaration is not supported inside #Playground (declare types at the top level)", decl)
+            if let variable = decl.as(VariableDeclSyntax.self) {
+                try await declare(variable)
+            } else if let function = decl.as(FunctionDeclSyntax.self) {
+                // A local function sees itself (recursion) and the variables around it.
+                let cell = Cell(.null)
+                defineCell(function.name.text, cell)
+                cell.value = .function(makeFunction(function, captured: currentScopes, selfCell: lookupCell("self"), typeName: currentTypeName))
+            } else {
+                throw error("this declaration is not supported inside a block (declare types at the top level)", decl)
             }
-            try await declare(variable)
             return .normal
         case .stmt(let stmt):
             return try await execute(stmt)
@@ -165,19 +202,16 @@ final class Interpreter: @unchecked Sendable {
     }
 
     func declare(_ variable: VariableDeclSyntax) async throws {
-        for binding in variable.bindings {
-            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
-                throw error("only simple names can be declared here", binding.pattern)
-            }
+        for (index, binding) in variable.bindings.enumerated() {
+            // `var a, b: Int`: the type written last applies to the names before it.
+            let annotation = binding.typeAnnotation?.type
+                ?? variable.bindings.dropFirst(index + 1).lazy.compactMap { $0.typeAnnotation?.type }.first
             var value = Value.null
             if let initializer = binding.initializer { value = try await evaluate(initializer.value) }
-            if let annotation = binding.typeAnnotation?.type, ["Double", "Float", "Double?", "Float?"].contains(annotation.trimmedDescription),
-               case .int(let i) = value
-            {
-                value = .double(Double(i))  // `let d: Double = 2` is 2.0
-            }
+            value = value.converted(to: annotation)  // `let d: Double = 2` is 2.0
+            if let optional = annotation?.as(OptionalTypeSyntax.self) { value = value.converted(to: optional.wrappedType) }
             // `let t: (name: String, count: Int) = ("a", 2)`: the annotation's labels.
-            if let tupleType = binding.typeAnnotation?.type.as(TupleTypeSyntax.self), case .tuple(var items) = value,
+            if let tupleType = annotation?.as(TupleTypeSyntax.self), case .tuple(var items) = value,
                items.count == tupleType.elements.count
             {
                 for (index, element) in tupleType.elements.enumerated() {
@@ -185,30 +219,58 @@ final class Interpreter: @unchecked Sendable {
                 }
                 value = .tuple(items)
             }
-            define(name, value)
+            if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                define(name, value)
+            } else {
+                try bind(binding.pattern, to: value)
+            }
         }
     }
 
     func executeExpression(_ expr: ExprSyntax) async throws -> Flow {
         if let ifExpr = expr.as(IfExprSyntax.self) { return try await executeIf(ifExpr) }
-        if let switchExpr = expr.as(SwitchExprSyntax.self) { return try await executeSwitch(switchExpr) }
+        if let switchExpr = expr.as(SwitchExprSyntax.self) { return try await executeSwitch(switchExpr, label: nil) }
         _ = try await evaluate(expr)
         return .normal
     }
 
-    func execute(_ stmt: StmtSyntax) async throws -> Flow {
-        if let s = stmt.as(ExpressionStmtSyntax.self) { return try await executeExpression(s.expression) }
-        if let s = stmt.as(ForStmtSyntax.self) { return try await executeFor(s) }
-        if let s = stmt.as(DoStmtSyntax.self) { return try await executeDo(s) }
+    func execute(_ stmt: StmtSyntax, label: String? = nil) async throws -> Flow {
+        if let s = stmt.as(ExpressionStmtSyntax.self) {
+            if let switchExpr = s.expression.as(SwitchExprSyntax.self) { return try await executeSwitch(switchExpr, label: label) }
+            let flow = try await executeExpression(s.expression)
+            if case .breakLoop(let target?) = flow, target == label { return .normal }
+            return flow
+        }
+        if let s = stmt.as(LabeledStmtSyntax.self) { return try await execute(s.statement, label: s.label.text) }
+        if let s = stmt.as(ForStmtSyntax.self) { return try await executeFor(s, label: label) }
+        if let s = stmt.as(DoStmtSyntax.self) {
+            let flow = try await executeDo(s)
+            if case .breakLoop(let target?) = flow, target == label { return .normal }
+            return flow
+        }
         if let s = stmt.as(WhileStmtSyntax.self) {
-            var guardCount = 0
-            while try await conditionsHold(s.conditions) {
-                guardCount += 1
-                if guardCount > 100_000 { throw error("the loop ran 100000 times; stopping", s) }
-                let flow = try await withScope { try await execute(s.body.statements) }
-                if case .breakLoop = flow { break }
-                if case .returned = flow { return flow }
+            var count = 0
+            while true {
+                let flow: Flow? = try await withScope {
+                    guard try await conditionsHold(s.conditions) else { return nil }
+                    return try await execute(s.body.statements)
+                }
+                guard let flow else { return .normal }
+                count += 1
+                if count > Self.maximumLoopCount { throw error("the loop ran \(Self.maximumLoopCount) times; stopping", s) }
+                let (stop, result) = loopControl(flow, label: label)
+                if stop { return result }
             }
+        }
+        if let s = stmt.as(RepeatStmtSyntax.self) {
+            var count = 0
+            repeat {
+                count += 1
+                if count > Self.maximumLoopCount { throw error("the loop ran \(Self.maximumLoopCount) times; stopping", s) }
+                let flow = try await withScope { try await execute(s.body.statements) }
+                let (stop, result) = loopControl(flow, label: label)
+                if stop { return result }
+            } while try await truth(s.condition)
             return .normal
         }
         if let s = stmt.as(GuardStmtSyntax.self) {
@@ -219,17 +281,36 @@ final class Interpreter: @unchecked Sendable {
         }
         if let s = stmt.as(ReturnStmtSyntax.self) {
             guard let expression = s.expression else { return .returned(.null) }
+            if expression.is(NilLiteralExprSyntax.self), failableInitializerDepth == callDepth, callDepth > 0 { throw InitializerFailed() }
             return .returned(try await evaluate(expression))
         }
         if let s = stmt.as(ThrowStmtSyntax.self) {
             throw ThrownValue(value: try await evaluate(s.expression))
         }
-        if stmt.is(BreakStmtSyntax.self) { return .breakLoop }
-        if stmt.is(ContinueStmtSyntax.self) { return .continueLoop }
+        if let s = stmt.as(BreakStmtSyntax.self) { return .breakLoop(s.label?.text) }
+        if let s = stmt.as(ContinueStmtSyntax.self) { return .continueLoop(s.label?.text) }
+        if let s = stmt.as(DeferStmtSyntax.self) {
+            guard !deferred.isEmpty else { throw error("defer outside a block", s) }
+            deferred[deferred.count - 1].append(s.body.statements)
+            return .normal
+        }
+        if stmt.is(FallThroughStmtSyntax.self) { return .fallthroughCase }
         throw error("'\(stmt.trimmedDescription.prefix(30))' is not supported in prompt files", stmt)
     }
 
-    func executeFor(_ loop: ForStmtSyntax) async throws -> Flow {
+    static let maximumLoopCount = 1_000_000
+
+    /// After one pass of a loop body: whether to stop, and the flow the loop then ends with.
+    func loopControl(_ flow: Flow, label: String?) -> (stop: Bool, result: Flow) {
+        switch flow {
+        case .normal: return (false, .normal)
+        case .continueLoop(let target) where target == nil || target == label: return (false, .normal)
+        case .breakLoop(let target) where target == nil || target == label: return (true, .normal)
+        default: return (true, flow)
+        }
+    }
+
+    func executeFor(_ loop: ForStmtSyntax, label: String?) async throws -> Flow {
         let sequence = try await evaluate(loop.sequence)
         if case .stream(let stream) = sequence {
             return try await iterate(stream, loop)
@@ -240,41 +321,46 @@ final class Interpreter: @unchecked Sendable {
             let last = closed ? upper : upper - 1
             var index = lower
             while true {
-                let flow = try await iteration(loop, .int(index))
-                switch flow {
-                case .breakLoop: return .normal
-                case .returned: return flow
-                default: break
-                }
+                let (stop, result) = loopControl(try await iteration(loop, .int(index)), label: label)
+                if stop { return result }
                 if index == last { return .normal }
                 index += 1
             }
         }
-        let elements: [Value]
-        switch sequence {
-        case .array(let a): elements = a
-        case .dictionary(let pairs): elements = pairs.map { .tuple([(label: "key", value: $0.key), (label: "value", value: $0.value)]) }
-        case .string(let s): elements = s.map { .string(String($0)) }
-        case .transcript(let t): elements = t.map(Value.transcriptEntry)
-        case .content(let c): elements = (c.arrayValue ?? []).map(Value.content)
-        default: throw error("cannot iterate over \(sequence.description.prefix(40))", loop.sequence)
-        }
+        let elements = try sequenceElements(sequence, loop.sequence)
         for element in elements {
-            let flow = try await iteration(loop, element)
-            switch flow {
-            case .breakLoop: return .normal
-            case .returned: return flow
-            default: continue
-            }
+            let (stop, result) = loopControl(try await iteration(loop, element), label: label)
+            if stop { return result }
         }
         return .normal
     }
 
-    /// One pass of a `for` body with the loop variable bound.
+    /// The elements a `for` loop (or a sequence algorithm) walks.
+    func sequenceElements(_ sequence: Value, _ node: some SyntaxProtocol) throws -> [Value] {
+        switch sequence {
+        case .array(let a), .set(let a): return a
+        case .dictionary(let pairs): return pairs.map { .tuple([(label: "key", value: $0.key), (label: "value", value: $0.value)]) }
+        case .string(let s): return s.map { .string(String($0)) }
+        case .transcript(let t): return t.map(Value.transcriptEntry)
+        case .content(let c): return (c.arrayValue ?? []).map(Value.content)
+        case .range(let lower, let upper, let closed):
+            let count = try checked(node) { () throws(Arithmetic.Failure) in try Arithmetic.rangeCount(lower, upper, closed: closed) }
+            try budget.allocate(elements: count, node)
+            return (0..<count).map { .int(lower + $0) }
+        default: throw error("cannot iterate over \(sequence.description.prefix(40))", node)
+        }
+    }
+
+    /// One pass of a `for` body with the loop variable bound (`for case` skips what does not match).
     func iteration(_ loop: ForStmtSyntax, _ element: Value) async throws -> Flow {
         try Task.checkCancellation()
         return try await withScope { () -> Flow in
-            try bind(loop.pattern, to: element)
+            if loop.caseKeyword != nil {
+                guard let bindings = try await matches(pattern: loop.pattern, element) else { return .normal }
+                for (name, value) in bindings { define(name, value) }
+            } else {
+                try bind(loop.pattern, to: element)
+            }
             if let whereClause = loop.whereClause, !(try await truth(whereClause.condition)) { return .normal }
             return try await execute(loop.body.statements)
         }
@@ -340,177 +426,4 @@ final class Interpreter: @unchecked Sendable {
         return b
     }
 
-    func executeSwitch(_ switchExpr: SwitchExprSyntax) async throws -> Flow {
-        let subject = try await evaluate(switchExpr.subject)
-        for element in switchExpr.cases {
-            guard case .switchCase(let switchCase) = element else { throw error("#if is not supported in prompt files", element) }
-            var bindings: [(String, Value)]?
-            switch switchCase.label {
-            case .default:
-                bindings = []
-            case .case(let label):
-                for item in label.caseItems {
-                    if let found = try await matches(pattern: item.pattern, subject) {
-                        if let whereClause = item.whereClause {
-                            let ok = try await withScope { () -> Bool in
-                                for (n, v) in found { define(n, v) }
-                                return try await truth(whereClause.condition)
-                            }
-                            if !ok { continue }
-                        }
-                        bindings = found
-                        break
-                    }
-                }
-            }
-            guard let bindings else { continue }
-            let flow = try await withScope { () -> Flow in
-                for (name, value) in bindings { define(name, value) }
-                return try await execute(switchCase.statements)
-            }
-            if case .breakLoop = flow { return .normal }
-            return flow
-        }
-        return .normal
-    }
-
-    /// Matches a case pattern; returns the bindings, or nil when it does not match.
-    func matches(pattern: PatternSyntax, _ value: Value) async throws -> [(String, Value)]? {
-        if pattern.is(WildcardPatternSyntax.self) { return [] }
-        if let binding = pattern.as(ValueBindingPatternSyntax.self) {
-            if let id = binding.pattern.as(IdentifierPatternSyntax.self) { return [(id.identifier.text, value)] }
-            return try await matches(pattern: binding.pattern, value)
-        }
-        if let id = pattern.as(IdentifierPatternSyntax.self) { return [(id.identifier.text, value)] }
-        guard let expression = pattern.as(ExpressionPatternSyntax.self)?.expression else {
-            throw error("this pattern is not supported in prompt files", pattern)
-        }
-        return try await matches(expression: expression, value)
-    }
-
-    func matches(expression: ExprSyntax, _ value: Value) async throws -> [(String, Value)]? {
-        if let patternExpr = expression.as(PatternExprSyntax.self) { return try await matches(pattern: patternExpr.pattern, value) }
-        if expression.is(DiscardAssignmentExprSyntax.self) { return [] }
-        // `.name` or `Type.name`, optionally with payload patterns.
-        var member: MemberAccessExprSyntax?
-        var payloadPatterns: LabeledExprListSyntax?
-        if let m = expression.as(MemberAccessExprSyntax.self) { member = m }
-        if let call = expression.as(FunctionCallExprSyntax.self), let m = call.calledExpression.as(MemberAccessExprSyntax.self) {
-            member = m
-            payloadPatterns = call.arguments
-        }
-        if let member, member.base == nil || !(isValueExpression(member.base!)) {
-            let name = member.declName.baseName.text
-            var value = value
-            // Transcript entries match as the enum they are: `case .response(let response)`.
-            if case .transcriptEntry(let entry) = value {
-                value = .enumCase(type: "Transcript.Entry", name: entry.kindName, payload: [(label: nil, value: .transcriptEntry(entry))])
-            }
-            guard case .enumCase(_, let caseName, let payload) = value else {
-                if case .error(let e) = value { return errorMatches(e.error, caseName: name) ? [] : nil }
-                return nil
-            }
-            guard caseName == name else { return nil }
-            guard let payloadPatterns else { return [] }
-            var bindings: [(String, Value)] = []
-            for (argument, item) in zip(payloadPatterns, payload) {
-                guard let found = try await matches(expression: argument.expression, item.value) else { return nil }
-                bindings += found
-            }
-            return bindings
-        }
-        // An expression pattern: compare with ==.
-        let candidate = try await evaluate(expression)
-        if case .range(let lower, let upper, let closed) = candidate, case .int(let i) = value {
-            return Arithmetic.contains(lower, upper, closed: closed, i) ? [] : nil
-        }
-        return Value.equal(candidate, value) ? [] : nil
-    }
-
-    /// Whether an expression names a value in scope (rather than a type).
-    func isValueExpression(_ expr: ExprSyntax) -> Bool {
-        if let ref = expr.as(DeclReferenceExprSyntax.self) { return lookup(ref.baseName.text) != nil }
-        return false
-    }
-
-    func errorMatches(_ error: any Error, caseName: String) -> Bool {
-        if let generation = error as? GenerationError { return generation.caseName == caseName }
-        if let usage = error as? SessionUsageError { return usage.caseName == caseName }
-        if let model = error as? LanguageModelError { return model.caseName == caseName }
-        if let thrown = error as? ThrownValue, case .enumCase(_, let name, _) = thrown.value { return name == caseName }
-        return false
-    }
-
-    func executeDo(_ doStmt: DoStmtSyntax) async throws -> Flow {
-        do {
-            return try await withScope { try await execute(doStmt.body.statements) }
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch let error as InterpreterError {
-            throw error
-        } catch {
-            for clause in doStmt.catchClauses {
-                if let bindings = catchBindings(clause, error) {
-                    return try await withScope {
-                        for (name, value) in bindings { define(name, value) }
-                        return try await execute(clause.body.statements)
-                    }
-                }
-            }
-            throw error
-        }
-    }
-
-    /// Matches a `catch` clause against an error: `catch`, `catch let e as T`,
-    /// `catch T.caseName`, `catch T.caseName(let context)`.
-    func catchBindings(_ clause: CatchClauseSyntax, _ error: any Error) -> [(String, Value)]? {
-        if clause.catchItems.isEmpty { return [("error", .error(ErrorValue(error: error)))] }
-        for item in clause.catchItems {
-            let text = item.pattern?.trimmedDescription ?? ""
-            if text.hasPrefix("let ") || text.hasPrefix("var ") {
-                let parts = text.dropFirst(4).components(separatedBy: " as ")
-                let name = parts[0].trimmingCharacters(in: .whitespaces)
-                if parts.count == 1 || errorIs(error, typeName: parts[1].trimmingCharacters(in: .whitespaces)) {
-                    return [(name, .error(ErrorValue(error: error)))]
-                }
-                continue
-            }
-            let head = text.split(separator: "(").first.map(String.init) ?? text
-            let caseName = head.split(separator: ".").last.map(String.init) ?? head
-            if errorIs(error, typeName: head) { return [] }
-            guard errorMatches(error, caseName: caseName) else { continue }
-            var bindings: [(String, Value)] = []
-            if let open = text.firstIndex(of: "("), let generation = error as? GenerationError {
-                let inner = text[text.index(after: open)...].dropLast()
-                let name = inner.replacingOccurrences(of: "let ", with: "").replacingOccurrences(of: "var ", with: "")
-                    .trimmingCharacters(in: .whitespaces)
-                if name != "_" {
-                    bindings.append((name, .structure(type: "GenerationError.Context", fields: [
-                        (name: "debugDescription", value: .string(generation.context.debugDescription)),
-                    ])))
-                }
-            }
-            return bindings
-        }
-        return nil
-    }
-
-    func errorIs(_ error: any Error, typeName: String) -> Bool {
-        let last = typeName.split(separator: ".").last.map(String.init) ?? typeName
-        if typeName == "LanguageModelSession.Error" { return error is SessionUsageError }
-        switch last {
-        case "GenerationError": return error is GenerationError
-        case "LanguageModelError": return error is GenerationError || error is LanguageModelError
-        case "ToolCallError": return error is ToolCallError
-        case "Error": return true
-        default:
-            if let thrown = error as? ThrownValue {
-                switch thrown.value {
-                case .enumCase(let type, _, _), .structure(let type, _): return type == last || type.hasSuffix("." + last)
-                default: return false
-                }
-            }
-            return false
-        }
-    }
 }

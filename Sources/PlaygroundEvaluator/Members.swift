@@ -16,6 +16,10 @@ extension Interpreter {
             // Implicit member: `.greedy`, `.contentTagging`, `.required`...
             return try implicitMember(name, e)
         }
+        if baseExpr.is(SuperExprSyntax.self) { return try await superMember(name, e) }
+        if name == "self", baseExpr.is(ArrayExprSyntax.self) || baseExpr.is(DictionaryExprSyntax.self) || baseExpr.is(GenericSpecializationExprSyntax.self) {
+            return .type(baseExpr.trimmedDescription)  // `[Item].self`
+        }
         let base = try await evaluate(baseExpr)
         if base.isNull, baseExpr.is(OptionalChainingExprSyntax.self) { return .null }
         return try await member(name, of: base, e)
@@ -41,28 +45,26 @@ extension Interpreter {
         // Double's statics where a Double is expected (`let x: Double = .infinity`, `-.infinity`).
         case "infinity": return .double(.infinity)
         case "nan": return .double(.nan)
-        default: return .enumCase(type: "", name: name, payload: [])
+        default:
+            // A case of an enum declared in the file (its type is known from the case name).
+            for info in types.types.values where info.kind == .enum && info.cases.contains(where: { $0.name == name && $0.parameters.isEmpty }) {
+                return .enumCase(type: info.name, name: name, payload: [])
+            }
+            return .enumCase(type: "", name: name, payload: [])
         }
     }
 
     func member(_ name: String, of base: Value, _ node: some SyntaxProtocol) async throws -> Value {
         if let value = try await evaluationsMember(name, of: base, node) { return value }
+        if let value = try await userMember(name, of: base, node) { return value }
         switch base {
         case .type(let typeName):
+            if let value = try await userStaticMember(name, of: typeName, node) { return value }
+            if let value = try await builtinStatic(name, of: typeName, nil) { return value }
             return try await staticMember(name, of: typeName, node)
-        case .structure(let type, let fields) where isFileType(type):
-            if let field = fields.first(where: { $0.name == name }) { return field.value }
-            if let getter = context.computedProperty(name, of: type) {
-                var bindings: [String: Value] = ["self": base]
-                for field in fields { bindings[field.name] = field.value }
-                return try await isolated(bindings) { try await runBody(getter) }
-            }
+        case .structure(let type, _) where isFileType(type):
             throw error("\(type) has no property '\(name)'", node)
         case .object(let box):
-            if let field = box.fields.first(where: { $0.name == name }) { return field.value }
-            if let getter = context.computedProperty(name, of: box.type) {
-                return try await isolated(memberBindings(base)) { try await runBody(getter) }
-            }
             throw error("\(box.type) has no property '\(name)'", node)
         case .enumCase(let type, let caseName, let payload):
             if name == "rawValue" {
@@ -75,7 +77,7 @@ extension Interpreter {
                 }
             }
             if let item = payload.first(where: { $0.label == name }) { return item.value }
-            if name == "description" { return .string(base.description) }
+            if name == "description" { return .string(try await text(base)) }
             throw error("'\(caseName)' has no property '\(name)'", node)
         case .tuple(let items):
             // Tuple members by label (`pair.key`, `t.name`) or position (`t.0`).
@@ -85,6 +87,7 @@ extension Interpreter {
         default:
             if let value = try await surfaceMember(name, of: base, node) { return value }
         }
+        if let value = builtinMember(name, of: base) { return value }
         // Members the table does not list on values with dynamic members.
         switch base {
         case .content(let c):

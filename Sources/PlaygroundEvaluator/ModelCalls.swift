@@ -33,24 +33,30 @@ extension Interpreter {
         return .session(LanguageModelSession(model: model, tools: tools, instructions: instructions, defaultSeed: context.configuration.seed))
     }
 
-    /// Wraps an instance of a `Tool` struct from the file: its body runs in this interpreter.
+    /// Wraps an instance of a `Tool` type from the file: its `call(arguments:)` runs in this interpreter as a method.
     func tool(from value: Value, _ node: some SyntaxProtocol) throws -> any Tool {
-        guard case .structure(let typeName, let fields) = value, let type = context.file.type(named: typeName),
-              let declaration = type.tool else {
-            throw error("tools: must list instances of Tool structs declared in the file", node)
+        guard let typeName = typeName(of: value), let type = context.file.type(named: typeName), let declaration = type.tool else {
+            throw error("tools: must list instances of Tool types declared in the file", node)
         }
         let argumentsTypeName = declaration.argumentsType.flatMap { context.file.resolveType($0, in: type.qualifiedName)?.qualifiedName }
         let parameters = argumentsTypeName.flatMap { context.schema(forType: $0) } ?? GenerationSchema(root: .any)
-        guard let body = context.callBody(ofTool: type) else {
+        guard let method = findMethod("call", in: type.qualifiedName) else {
             throw error("tool \(type.name) has no call(arguments:) body", node)
         }
-        let name = fields.first { $0.name == "name" }?.value.stringValue ?? declaration.effectiveName(typeName: type.name)
-        let description = fields.first { $0.name == "description" }?.value.stringValue ?? declaration.description ?? ""
+        let label = TypeTable.parameters(of: method.decls[0]).first?.label
+        let field = { (name: String) -> Value? in
+            switch value {
+            case .structure(_, let fields): return fields.first { $0.name == name }?.value
+            case .object(let box): return box.field(name)
+            default: return nil
+            }
+        }
+        let name = field("name")?.stringValue ?? declaration.effectiveName(typeName: type.name)
+        let description = field("description")?.stringValue ?? declaration.description ?? ""
+        let site = Syntax(method.decls[0].name)
         return ClosureTool(name: name, description: description, parameters: parameters) { [self] arguments in
-            var bindings: [String: Value] = ["self": value]
-            for field in fields { bindings[field.name] = field.value }
-            bindings[body.argumentName] = convert(arguments, schema: parameters)
-            let result = try await isolated(bindings) { try await runBody(body.statements) }
+            let argument = CallArgument(label: label, value: convert(arguments, schema: parameters))
+            let result = try await invokeDeclared(method.decls, selfCell: Cell(value), typeName: method.owner, [argument], at: site)
             return result.generatedContent
         }
     }

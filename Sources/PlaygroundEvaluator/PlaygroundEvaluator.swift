@@ -217,6 +217,6 @@ extension Interpreter {
             if case .dictionary(let pairs)? = args.value("info") { info = pairs.map { ($0.key.description, $0.value.description) } }
             currentEvaluation = try await runEvaluation(evaluation, info: info, site: site(trait))
         }
-        _ = try await execute(body)
+        _ = try await withScope { try await execute(body) }
     }
 }

@@ -61,8 +61,7 @@ extension Interpreter {
             switch value {
             case .structure(let type, _), .enumCase(let type, _, _):
                 return type == declared.qualifiedName || type == declared.name
-            case .object(let box):
-                return box.type == declared.qualifiedName || box.type == declared.name
+            case .object(let box): return isSubclass(box.type, of: declared.qualifiedName)
             default: return false
             }
         }
@@ -121,9 +120,12 @@ extension Value {
         case .reasoningLevel: return "ContextOptions.ReasoningLevel"
         case .errorPolicy: return "TranscriptErrorHandlingPolicy"
         case .sessionProperty: return "LanguageModelSession.SessionProperty"
-        case .closure: return nil
         case .evaluations(let object): return object.typeName
-        case .null, .array, .dictionary, .tuple, .error: return nil
+        case .set: return nil
+        case .doubleRange(_, _, let closed): return closed ? "ClosedRange<Double>" : "Range<Double>"
+        case .date: return "Date"
+        case .uuid: return "UUID"
+        case .null, .array, .dictionary, .tuple, .error, .function: return nil
         }
     }
 

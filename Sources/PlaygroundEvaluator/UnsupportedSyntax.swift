@@ -22,22 +22,17 @@ enum UnsupportedSyntax {
             return .skipChildren
         }
 
-        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { flag(node, "a function declaration inside #Playground") }
         override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { flag(node, "a type declaration inside #Playground (declare it at the top level)") }
         override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { flag(node, "a type declaration inside #Playground (declare it at the top level)") }
-        override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { flag(node, "a class") }
-        override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { flag(node, "an actor") }
-        override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { flag(node, "a protocol") }
-        override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind { flag(node, "an extension") }
-        override func visit(_ node: RepeatStmtSyntax) -> SyntaxVisitorContinueKind { flag(node, "repeat-while") }
-        override func visit(_ node: DeferStmtSyntax) -> SyntaxVisitorContinueKind { flag(node, "defer") }
-        override func visit(_ node: KeyPathExprSyntax) -> SyntaxVisitorContinueKind { flag(node, "a key path") }
+        override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { flag(node, "a class declaration inside #Playground (declare it at the top level)") }
+        override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { flag(node, "an actor declaration inside #Playground (declare it at the top level)") }
+        override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { flag(node, "a protocol declaration inside #Playground (declare it at the top level)") }
+        override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind { flag(node, "an extension inside #Playground (declare it at the top level)") }
         override func visit(_ node: RegexLiteralExprSyntax) -> SyntaxVisitorContinueKind { flag(node, "a regex literal") }
         override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
             // Swift Testing's #expect and #require are interpreted (Interpreter.expectation).
             ["expect", "require"].contains(node.macroName.text) ? .visitChildren : flag(node, "the macro '#\(node.macroName.text)'")
         }
-        override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind { flag(node, "inout") }
         override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind { flag(node, "typealias") }
     }
 }

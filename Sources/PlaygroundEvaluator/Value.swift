@@ -49,16 +49,24 @@ indirect enum Value: @unchecked Sendable {
     case profile(ProfileConfiguration)
     /// 27: rendered dynamic instructions (text and tools in declaration order).
     case dynamicInstructions(DynamicInstructionsValue)
-    /// An instance of a class declared in the file (reference semantics).
-    case object(ObjectBox)
     case reasoningLevel(ReasoningLevel)
     case errorPolicy(TranscriptErrorHandlingPolicy)
     /// A `@SessionProperty(\.key)` property: reads and writes go to the session being served.
     case sessionProperty(String)
-    /// A closure literal with the environment it was written in.
-    case closure(ClosureValue)
     /// A value of the Evaluations framework (metrics, samples, evaluators, results).
     case evaluations(EvaluationsObject)
+    /// A function, method or closure (closures capture their scopes by reference).
+    case function(FunctionValue)
+    /// An instance of a class or actor declared in the file (a reference).
+    case object(ObjectBox)
+    /// A `Set`: distinct elements in insertion order.
+    case set([Value])
+    /// `0.0...1.0`, `0.5..<2`: a floating-point range.
+    case doubleRange(lower: Double, upper: Double, closed: Bool)
+    /// A `Date` (seconds since 1970).
+    case date(Double)
+    /// A `UUID`.
+    case uuid(String)
 
     var isNull: Bool { if case .null = self { true } else { false } }
 }
@@ -68,22 +76,6 @@ struct DynamicInstructionsValue: @unchecked Sendable {
     var texts: [String] = []
     var tools: [any Tool] = []
     static func + (a: Self, b: Self) -> Self { Self(texts: a.texts + b.texts, tools: a.tools + b.tools) }
-}
-
-/// A class instance: fields change in place, every copy of the value sees them.
-final class ObjectBox: @unchecked Sendable {
-    let type: String
-    var fields: [(name: String, value: Value)]
-    init(type: String, fields: [(name: String, value: Value)]) {
-        self.type = type
-        self.fields = fields
-    }
-}
-
-/// A closure literal and the scopes it captured.
-struct ClosureValue: @unchecked Sendable {
-    var syntax: ClosureExprSyntax
-    var captured: [[String: Value]]
 }
 
 /// A response as the interpreter sees it (content converted to a Value).
@@ -170,13 +162,16 @@ extension Value {
         case .data(let bytes): return "\(bytes.count) bytes"
         case .profile(let c): return "Profile(\(c.displayName))"
         case .dynamicInstructions(let d): return d.texts.joined(separator: "\n")
-        case .object(let box):
-            return "\(box.type)(" + box.fields.map { "\($0.name): \($0.value.debugDescription)" }.joined(separator: ", ") + ")"
         case .reasoningLevel(let level): return level.description
         case .errorPolicy(let policy): return policy.description
         case .sessionProperty(let key): return "SessionProperty(\\.\(key))"
-        case .closure: return "(Function)"
         case .evaluations(let object): return object.description
+        case .function: return "(Function)"
+        case .object(let box): return box.type
+        case .set(let items): return "Set([" + items.map(\.debugDescription).joined(separator: ", ") + "])"
+        case .doubleRange(let lower, let upper, let closed): return "\(Value.format(lower))\(closed ? "..." : "..<")\(Value.format(upper))"
+        case .date(let seconds): return Value.formatDate(seconds)
+        case .uuid(let text): return text
         }
     }
 
@@ -194,9 +189,15 @@ extension Value {
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 
-    static func format(_ d: Double) -> String {
-        if d == d.rounded(), abs(d) < 1e16 { return String(format: "%.1f", d) }
-        return "\(d)"
+    static func format(_ d: Double) -> String { "\(d)" }
+
+    /// `print(date)`: Swift's `Date.description` (UTC, `2026-01-02 03:04:05 +0000`).
+    static func formatDate(_ seconds: Double) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss '+0000'"
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 
     static func describe(_ o: GenerationOptions) -> String {
@@ -232,6 +233,7 @@ extension Value {
         case .content(let c): return c
         case .response(let r): return r.rawContent
         case .snapshot(_, let raw): return raw
+        case .set(let a): return GeneratedContent(elements: a.map(\.generatedContent))
         default: return GeneratedContent(description)
         }
     }

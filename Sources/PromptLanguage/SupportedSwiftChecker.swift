@@ -35,38 +35,25 @@ import SwiftSyntax
 public struct SupportedSwiftChecker {
     public static let binaryOperators: Set<String> = [
         "+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">=", "&&", "||", "??", "...", "..<",
-        "=", "+=", "-=", "*=", "/=",
+        "=", "+=", "-=", "*=", "/=", "%=", "===", "!==", "&", "|", "^", "<<", ">>", "&+", "&-", "&*",
+        "&=", "|=", "^=", "<<=", ">>=", "~=",
     ]
     /// Calls whose trailing closure is a result builder the evaluator runs.
     public static let builderCallees: Set<String> = ["Instructions", "Prompt", "LanguageModelSession", "Profile", "ForEach"]
     public static let builderMethods: Set<String> = ["respond", "streamResponse"]
-    /// Methods whose trailing closure the evaluator calls per element.
-    public static let closureMethods: Set<String> = ["map", "filter", "compactMap", "forEach", "firstIndex", "lastIndex"]
-    /// 27 profile modifiers whose trailing closure the runtime calls later (lifecycle
-    /// callbacks with zero or more parameters, history transforms).
-    public static let callbackMethods: Set<String> = [
-        "onActivate", "onDeactivate", "onPrompt", "onResponse", "onReasoning", "onToolCall", "onToolOutput", "historyTransform",
-    ]
     /// Property attributes of 27's session properties.
     static let sessionPropertyAttributes: Set<String> = ["SessionProperty", "SessionPropertyEntry"]
-    /// Extensions prompt files may declare: session property entries and dynamic-profile helpers.
-    static let allowedExtensions: Set<String> = ["SessionPropertyValues", "LanguageModelSession.DynamicProfile", "DynamicProfile"]
-    /// Evaluations (issue 15): initializers whose closure the evaluator keeps and calls later.
-    public static let evaluationClosureCallees: Set<String> = ["Evaluator", "ModelJudgePrompt"]
-    /// `aggregator.group("X") { ... }`, `aggregator.custom(of:label:) { ... }`.
-    public static let evaluationClosureMethods: Set<String> = ["group", "custom"]
-    /// Closure arguments of ModelJudgePrompt / pairwise judges.
-    public static let evaluationClosureLabels: Set<String> = ["evaluationTarget", "reference"]
-    /// Generic types that may be written with arguments (`ModelSample<String>(...)`).
-    public static let evaluationGenericTypes: Set<String> = [
-        "ModelSample", "ModelSubject", "Evaluator", "ModelJudgeEvaluator", "ToolCallEvaluator", "ModelJudgePrompt",
-    ]
-    /// Methods an Evaluation or EvaluatorProtocol struct declares, run by the evaluator.
-    public static let evaluationMethods: Set<String> = ["subject", "aggregateMetrics", "metrics"]
-    static let closureFix = "closures are supported as the trailing closure of map, filter, compactMap and forEach (values.map { $0 + 1 }) and as Instructions { }, Prompt { } and respond { } builders"
 
     let source: SourceText
     private(set) var diagnostics: [Diagnostic] = []
+    /// Every name the file declares (functions, variables, parameters, closure
+    /// parameters): a call to a lowercase name outside these and
+    /// `standardFunctions` cannot run.
+    var declaredNames: Set<String> = []
+    /// The types the file declares.
+    var declaredTypes: Set<String> = []
+    /// Inside a type or an extension, a bare call may be a method of `self` (inherited or built in).
+    private var typeDepth = 0
 
     public init(source: SourceText) {
         self.source = source
@@ -75,6 +62,8 @@ public struct SupportedSwiftChecker {
     /// Checks a whole file.
     public static func check(file: PromptFile) -> [Diagnostic] {
         var checker = SupportedSwiftChecker(source: file.source)
+        checker.declaredNames = DeclaredNames.collect(in: Syntax(file.syntax))
+        checker.declaredTypes = Set(file.types.map(\.name))
         checker.checkTopLevel(file.syntax.statements)
         return checker.diagnostics
     }
@@ -83,6 +72,7 @@ public struct SupportedSwiftChecker {
     /// `call` body) and returns what is not supported.
     public static func check(statements: CodeBlockItemListSyntax, source: SourceText) -> [Diagnostic] {
         var checker = SupportedSwiftChecker(source: source)
+        checker.declaredNames = DeclaredNames.collect(in: Syntax(statements.root))
         checker.checkStatements(statements)
         return checker.diagnostics
     }
@@ -160,7 +150,7 @@ public struct SupportedSwiftChecker {
     private mutating func checkModifiers(_ variable: VariableDeclSyntax) {
         if let attribute = variable.attributes.first {
             if case .attribute(let attr) = attribute,
-               SyntaxReading.attributeName(attr) == "Guide" || Self.sessionPropertyAttributes.contains(SyntaxReading.attributeName(attr)) {
+               ["Guide", "MainActor"].contains(SyntaxReading.attributeName(attr)) || Self.sessionPropertyAttributes.contains(SyntaxReading.attributeName(attr)) {
             } else {
                 unsupported(attribute, "the attribute '\(attribute.trimmedText)'", "remove it")
             }
@@ -168,7 +158,8 @@ public struct SupportedSwiftChecker {
         for modifier in variable.modifiers.fastElements {
             switch modifier.name.tokenKind {
             case .keyword(.static), .keyword(.private), .keyword(.fileprivate), .keyword(.public), .keyword(.internal),
-                .keyword(.nonisolated):
+                .keyword(.nonisolated), .keyword(.class), .keyword(.lazy), .keyword(.final), .keyword(.override), .keyword(.weak),
+                .keyword(.unowned), .keyword(.open), .keyword(.package):
                 continue
             default:
                 unsupported(modifier, "the modifier '\(modifier.trimmedText)'", "remove it")
@@ -176,7 +167,7 @@ public struct SupportedSwiftChecker {
         }
     }
 
-    private mutating func checkDeclaration(_ decl: DeclSyntax, inType: Bool, inTool: Bool = false, functionsAllowed: Bool = false, inEvaluation: Bool = false) {
+    private mutating func checkDeclaration(_ decl: DeclSyntax, inType: Bool, inTool: Bool = false) {
         if decl.is(ImportDeclSyntax.self) {
             if inType { unsupported(decl, "an import inside a type", "move it to the top of the file") }
             return
@@ -184,15 +175,9 @@ public struct SupportedSwiftChecker {
         if decl.is(TypeAliasDeclSyntax.self) { return }
         let members: MemberBlockSyntax?
         var isTool = false
-        var hasMethods = false
-        var isEvaluation = false
         if let node = decl.as(StructDeclSyntax.self) {
             members = node.memberBlock
             isTool = Self.conformsToTool(node.inheritanceClause)
-            hasMethods = Self.conforms(node.inheritanceClause, to: "DynamicProfileModifier")
-            isEvaluation = node.inheritanceClause?.inheritedTypes.contains {
-                ["Evaluation", "EvaluatorProtocol", "Evaluations.Evaluation", "Evaluations.EvaluatorProtocol"].contains($0.type.trimmedText)
-            } ?? false
         } else if let node = decl.as(EnumDeclSyntax.self) {
             members = node.memberBlock
         } else if let node = decl.as(ClassDeclSyntax.self) {
@@ -203,47 +188,33 @@ public struct SupportedSwiftChecker {
         } else if let node = decl.as(ProtocolDeclSyntax.self) {
             members = node.memberBlock
         } else if let function = decl.as(FunctionDeclSyntax.self) {
-            if !inType, SyntaxReading.testAttribute(function.attributes) != nil {
-                // A top-level @Test function runs like a #Playground block.
-                if let body = function.body { checkStatements(body.statements) }
-                return
-            }
-            if inEvaluation, Self.evaluationMethods.contains(function.name.text) {
-                if let body = function.body { checkStatements(body.statements) }
-                return
-            }
-            if functionsAllowed {
-                if let body = function.body { checkStatements(body.statements) }
-            } else {
-                checkFunction(function, inTool: inTool)
-            }
+            checkFunction(function)
             return
         } else if let variable = decl.as(VariableDeclSyntax.self) {
             checkMemberVariable(variable)
             return
         } else if decl.is(EnumCaseDeclSyntax.self) {
             return
-        } else if let node = decl.as(ExtensionDeclSyntax.self), Self.allowedExtensions.contains(node.extendedType.trimmedText),
-                  SyntaxReading.attributes(node.attributes).isEmpty {
-            // 27: `extension SessionPropertyValues { @SessionPropertyEntry var x: T }` and
-            // `extension LanguageModelSession.DynamicProfile { func helper() -> some DynamicProfile { ... } }`.
-            for member in node.memberBlock.members.fastElements {
-                checkDeclaration(member.decl, inType: true, functionsAllowed: node.extendedType.trimmedText != "SessionPropertyValues")
-            }
-            return
         } else if let node = decl.as(ExtensionDeclSyntax.self) {
             if let generable = SyntaxReading.attributes(node.attributes).first(where: { SyntaxReading.attributeName($0) == "Generable" }) {
                 let typeName = node.extendedType.trimmedText
                 diagnostics.append(Diagnostic(
                     .generableOnUnsupportedDeclaration, at: source.range(of: generable),
-                    "@Generable cannot be applied to an extension (and prompt files do not support extensions); put @Generable on the declaration 'struct \(typeName)' or 'enum \(typeName)' itself and declare the members there",
+                    "@Generable cannot be applied to an extension; put @Generable on the declaration 'struct \(typeName)' or 'enum \(typeName)' itself and declare the members there",
                     fixIts: [FixIt(title: "remove @Generable", edits: [FixItFactory(source: source).deleteLine(containing: source.range(of: generable))])]))
-            } else {
-                unsupported(decl, "an extension", "declare members in the type itself")
             }
+            members = node.memberBlock
+        } else if let initializer = decl.as(InitializerDeclSyntax.self) {
+            checkParameters(initializer.signature.parameterClause)
+            if let body = initializer.body { checkStatements(body.statements) }
             return
-        } else if decl.is(InitializerDeclSyntax.self) {
-            unsupported(decl, "an explicit initializer", "remove it; structs get a memberwise initializer")
+        } else if decl.is(AssociatedTypeDeclSyntax.self) {
+            return
+        } else if decl.is(SubscriptDeclSyntax.self) {
+            unsupported(decl.firstToken(viewMode: .sourceAccurate)!, "a subscript declaration", "write a method such as item(at:) instead")
+            return
+        } else if decl.is(DeinitializerDeclSyntax.self) {
+            unsupported(decl.firstToken(viewMode: .sourceAccurate)!, "'deinit'", "prompt files do not free instances at a known time; remove it")
             return
         } else if decl.hasError {
             return
@@ -251,27 +222,27 @@ public struct SupportedSwiftChecker {
             unsupported(decl, "this declaration", "prompt files declare structs, enums, tools, constants and #Playground blocks")
             return
         }
+        typeDepth += 1
         for member in (members?.members ?? []).fastElements {
-            checkDeclaration(member.decl, inType: true, inTool: isTool, functionsAllowed: hasMethods, inEvaluation: isEvaluation)
+            checkDeclaration(member.decl, inType: true, inTool: isTool)
         }
+        typeDepth -= 1
     }
 
     private static func conformsToTool(_ clause: InheritanceClauseSyntax?) -> Bool {
         clause?.inheritedTypes.contains { ["Tool", "FoundationModels.Tool"].contains($0.type.trimmedText) } ?? false
     }
 
-    private static func conforms(_ clause: InheritanceClauseSyntax?, to name: String) -> Bool {
-        clause?.inheritedTypes.contains { [name, "LanguageModelSession." + name].contains($0.type.trimmedText) } ?? false
+    /// A function or method: its parameters' default values and its body.
+    private mutating func checkFunction(_ function: FunctionDeclSyntax) {
+        checkParameters(function.signature.parameterClause)
+        if let body = function.body { checkStatements(body.statements) }
     }
 
-    private mutating func checkFunction(_ function: FunctionDeclSyntax, inTool: Bool) {
-        guard inTool, function.name.text == "call" else {
-            unsupported(function.name, "the function '\(function.name.text)'", inTool
-                ? "a tool's only method is call(arguments:); inline the code there"
-                : "put the code in a #Playground block, or in a tool's call(arguments:)")
-            return
+    private mutating func checkParameters(_ clause: FunctionParameterClauseSyntax) {
+        for parameter in clause.parameters.fastElements {
+            if let value = parameter.defaultValue?.value { checkExpression(value) }
         }
-        if let body = function.body { checkStatements(body.statements) }
     }
 
     private mutating func checkMemberVariable(_ variable: VariableDeclSyntax) {
@@ -285,10 +256,11 @@ public struct SupportedSwiftChecker {
                     checkStatements(statements)
                 case .accessors(let list):
                     for accessor in list.fastElements {
-                        if accessor.accessorSpecifier.tokenKind == .keyword(.get), let body = accessor.body {
-                            checkStatements(body.statements)
-                        } else {
-                            unsupported(accessor, "the accessor '\(accessor.accessorSpecifier.text)'", "use a stored property or a get-only computed property")
+                        switch accessor.accessorSpecifier.tokenKind {
+                        case .keyword(.get), .keyword(.set), .keyword(.willSet), .keyword(.didSet):
+                            if let body = accessor.body { checkStatements(body.statements) }
+                        default:
+                            unsupported(accessor, "the accessor '\(accessor.accessorSpecifier.text)'", "use get, set, willSet or didSet")
                         }
                     }
                 }
@@ -323,8 +295,8 @@ public struct SupportedSwiftChecker {
             }
         } else if let macro = decl.as(MacroExpansionDeclSyntax.self) {
             unsupported(macro, "the macro '#\(macro.macroName.text)' inside a block", macro.macroName.text == "Playground" ? "#Playground blocks cannot nest; move it to top level" : "remove it")
-        } else if decl.is(FunctionDeclSyntax.self) {
-            unsupported(decl, "a local function", "inline its code")
+        } else if let function = decl.as(FunctionDeclSyntax.self) {
+            checkFunction(function)
         } else if decl.hasError {
             return
         } else {
@@ -336,8 +308,7 @@ public struct SupportedSwiftChecker {
         if let expression = statement.as(ExpressionStmtSyntax.self) {
             checkExpressionStatement(expression.expression)
         } else if let forIn = statement.as(ForStmtSyntax.self) {
-            if let caseKeyword = forIn.caseKeyword { unsupported(caseKeyword, "'for case'", "use 'for x in ...' with an 'if case' inside") }
-            checkLoopPattern(forIn.pattern)
+            if forIn.caseKeyword != nil { checkPattern(forIn.pattern, allowBindings: true) } else { checkLoopPattern(forIn.pattern) }
             checkExpression(forIn.sequence)
             if let whereClause = forIn.whereClause {
                 if forIn.awaitKeyword != nil {
@@ -360,10 +331,8 @@ public struct SupportedSwiftChecker {
             checkStatements(doStatement.body.statements)
             for clause in doStatement.catchClauses.fastElements {
                 for item in clause.catchItems.fastElements {
-                    if let pattern = item.pattern { checkCatchPattern(pattern) }
-                    if let whereClause = item.whereClause {
-                        unsupported(whereClause, "'where' in a catch clause", "catch the error, then test the condition with 'if' inside")
-                    }
+                    if let pattern = item.pattern { checkPattern(pattern, allowBindings: true) }
+                    if let whereClause = item.whereClause { checkExpression(whereClause.condition) }
                 }
                 checkStatements(clause.body.statements)
             }
@@ -371,17 +340,15 @@ public struct SupportedSwiftChecker {
             if let value = returnStatement.expression { checkExpression(value) }
         } else if let throwStatement = statement.as(ThrowStmtSyntax.self) {
             checkExpression(throwStatement.expression)
-        } else if let breakStatement = statement.as(BreakStmtSyntax.self) {
-            if let label = breakStatement.label { unsupported(label, "a labelled 'break'", "break out of the innermost loop or switch only") }
-        } else if let continueStatement = statement.as(ContinueStmtSyntax.self) {
-            if let label = continueStatement.label { unsupported(label, "a labelled 'continue'", "continue the innermost loop only") }
+        } else if statement.is(BreakStmtSyntax.self) || statement.is(ContinueStmtSyntax.self) || statement.is(FallThroughStmtSyntax.self) {
+            return
         } else if let labeled = statement.as(LabeledStmtSyntax.self) {
-            unsupported(labeled.label, "a statement label", "remove it; break and continue apply to the innermost loop")
             checkStatement(labeled.statement)
-        } else if statement.is(RepeatStmtSyntax.self) {
-            unsupported(statement.firstToken(viewMode: .sourceAccurate)!, "a 'repeat' loop", "use 'while' or 'for x in ...' over an array or a range such as 1...3")
-        } else if statement.is(DeferStmtSyntax.self) {
-            unsupported(statement.firstToken(viewMode: .sourceAccurate)!, "'defer'", "write the code at the end of the block")
+        } else if let repeatStatement = statement.as(RepeatStmtSyntax.self) {
+            checkStatements(repeatStatement.body.statements)
+            checkExpression(repeatStatement.condition)
+        } else if let deferStatement = statement.as(DeferStmtSyntax.self) {
+            checkStatements(deferStatement.body.statements)
         } else if statement.hasError || statement.is(MissingStmtSyntax.self) {
             return
         } else {
@@ -419,6 +386,13 @@ public struct SupportedSwiftChecker {
                     }
                 }
             }
+            return
+        }
+        if let reference = expression.as(DeclReferenceExprSyntax.self), Self.unavailableTypes.contains(reference.baseName.text),
+           !declaredNames.contains(reference.baseName.text), !declaredTypes.contains(reference.baseName.text)
+        {
+            unsupported(reference, "'\(reference.baseName.text)' (UI frameworks, file, network and process I/O, unstructured tasks)",
+                        "prompt files run FoundationModels code, Foundation basics and the standard library; keep UI and I/O in the app, do I/O inside a tool, and await calls directly instead of starting a Task")
             return
         }
         if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
@@ -474,7 +448,7 @@ public struct SupportedSwiftChecker {
             return
         }
         if let prefix = expression.as(PrefixOperatorExprSyntax.self) {
-            if prefix.operator.text != "-" && prefix.operator.text != "!" {
+            if !["-", "!", "~", "..<", "..."].contains(prefix.operator.text) {
                 unsupported(prefix.operator, "the operator '\(prefix.operator.text)'", "use -, ! or the arithmetic and comparison operators")
             }
             checkExpression(prefix.expression)
@@ -482,6 +456,13 @@ public struct SupportedSwiftChecker {
         }
         if let tuple = expression.as(TupleExprSyntax.self) {
             for element in tuple.elements.fastElements { checkExpression(element.expression) }
+            return
+        }
+        if let postfix = expression.as(PostfixOperatorExprSyntax.self) {
+            if postfix.operator.text != "..." {
+                unsupported(postfix.operator, "the postfix operator '\(postfix.operator.text)'", "use a range such as 1... or 0..<n")
+            }
+            checkExpression(postfix.expression)
             return
         }
         if let ternary = expression.as(TernaryExprSyntax.self) {
@@ -502,12 +483,20 @@ public struct SupportedSwiftChecker {
             checkIf(ifExpression)
             return
         }
-        if expression.is(SwitchExprSyntax.self) {
-            unsupported(expression.firstToken(viewMode: .sourceAccurate)!, "'switch' used as a value", "assign the value in each case of a switch statement, or use 'if'/'else'")
+        if let switchExpression = expression.as(SwitchExprSyntax.self) {
+            checkSwitch(switchExpression)
             return
         }
         if let closure = expression.as(ClosureExprSyntax.self) {
-            unsupported(closure, "a closure here", Self.closureFix)
+            checkClosure(closure)
+            return
+        }
+        if let inOut = expression.as(InOutExprSyntax.self) {
+            checkExpression(inOut.expression)
+            return
+        }
+        if let generic = expression.as(GenericSpecializationExprSyntax.self) {
+            checkExpression(generic.expression)
             return
         }
         if let macro = expression.as(MacroExpansionExprSyntax.self), ["expect", "require"].contains(macro.macroName.text) {
@@ -519,8 +508,13 @@ public struct SupportedSwiftChecker {
             unsupported(macro, "the macro '#\(macro.macroName.text)' here", macro.macroName.text == "Playground" ? "#Playground blocks cannot nest; move it to top level" : "remove it")
             return
         }
-        if expression.is(KeyPathExprSyntax.self) {
-            unsupported(expression, "a key path", "access the member directly")
+        if let keyPath = expression.as(KeyPathExprSyntax.self) {
+            for component in keyPath.components.fastElements {
+                guard case .property = component.component else {
+                    unsupported(component, "this key path component", "key paths name properties: \\.name or \\.address.city")
+                    continue
+                }
+            }
             return
         }
         if expression.is(RegexLiteralExprSyntax.self) {
@@ -557,43 +551,18 @@ public struct SupportedSwiftChecker {
 
     private mutating func checkCall(_ call: FunctionCallExprSyntax) {
         let callee = call.calledExpression
-        if !(callee.is(DeclReferenceExprSyntax.self) || callee.is(MemberAccessExprSyntax.self)) {
-            if let specialized = callee.as(GenericSpecializationExprSyntax.self),
-               Self.evaluationGenericTypes.contains(specialized.expression.trimmedText) {
-                // ModelSample<String>(...): the Evaluations framework's generic types.
-            } else if let specialized = callee.as(GenericSpecializationExprSyntax.self) {
-                unsupported(specialized.genericArgumentClause, "an explicit generic argument", "write the value as a literal, such as [] or [:] with a type annotation")
-            } else {
-                checkExpression(callee)
-            }
-        } else {
-            checkExpression(callee)
-        }
+        checkExpression(callee)
         if let reference = callee.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil,
            let first = reference.baseName.text.unicodeScalars.first, first.properties.isLowercase,
-           reference.baseName.text != "print"
+           !Self.standardFunctions.contains(reference.baseName.text), !declaredNames.contains(reference.baseName.text),
+           typeDepth == 0
         {
-            // Free functions: the evaluator has print and initializers (capitalized type names) only.
+            // Free functions: the standard ones the evaluator has, and those the file declares.
             unsupported(reference, "the function '\(reference.baseName.text)(...)'",
-                        "prompt files call print, initializers of FoundationModels and file types, and methods of values; compute the value with operators, if or a for-in loop")
+                        "prompt files call functions they declare, print, debugPrint, dump, max, min, abs, zip, stride and type(of:), initializers, and methods of values")
         }
-        var evaluationClosure = false
-        if let reference = callee.as(DeclReferenceExprSyntax.self) {
-            evaluationClosure = Self.evaluationClosureCallees.contains(reference.baseName.text)
-        } else if let member = callee.as(MemberAccessExprSyntax.self) {
-            evaluationClosure = member.base != nil && Self.evaluationClosureMethods.contains(member.declName.baseName.text)
-        }
-        for argument in call.arguments.fastElements {
-            if let closure = argument.expression.as(ClosureExprSyntax.self),
-               evaluationClosure || Self.evaluationClosureLabels.contains(argument.label?.text ?? "") {
-                checkClosureBody(closure)
-            } else {
-                checkExpression(argument.expression)
-            }
-        }
+        for argument in call.arguments.fastElements { checkExpression(argument.expression) }
         var builderAllowed = false
-        var functionalMethod = false
-        var callback = false
         var builderName = ""
         if let reference = callee.as(DeclReferenceExprSyntax.self) {
             builderName = reference.baseName.text
@@ -603,34 +572,58 @@ public struct SupportedSwiftChecker {
             builderAllowed = Self.builderMethods.contains(member.declName.baseName.text)
                 || (member.declName.baseName.text == "init" && Self.builderCallees.contains(member.base?.trimmedText ?? ""))
                 || (builderName == "ForEach" && member.base?.trimmedText == "DynamicInstructions")
-            functionalMethod = member.base != nil && Self.closureMethods.contains(member.declName.baseName.text)
-            callback = Self.callbackMethods.contains(builderName)
         }
         if let closure = call.trailingClosure {
-            if callback, call.arguments.isEmpty {
-                if let captures = closure.signature?.capture { unsupported(captures, "a capture list", "remove it; closures see the enclosing values") }
-                checkStatements(closure.statements)
-            } else if builderAllowed {
+            if builderAllowed {
                 // `ForEach(items) { item in ... }` names its element; other builders take no parameters.
                 if let signature = closure.signature, builderName != "ForEach" { unsupported(signature, "a builder closure signature", "remove it") }
                 checkBuilder(closure.statements)
-            } else if evaluationClosure {
-                checkClosureBody(closure)
-            } else if functionalMethod, call.arguments.isEmpty {
-                if let captures = closure.signature?.capture { unsupported(captures, "a capture list", "remove it; closures see the enclosing values") }
-                checkStatements(closure.statements)
             } else {
-                unsupported(closure, "a trailing closure here", Self.closureFix)
+                checkClosure(closure)
             }
         }
-        for extra in call.additionalTrailingClosures.fastElements {
-            unsupported(extra.closure, "a second trailing closure", Self.closureFix)
+        for extra in call.additionalTrailingClosures.fastElements { checkClosure(extra.closure) }
+    }
+
+    /// Types of frameworks prompt files do not have: UI (SwiftUI, UIKit, AppKit) and
+    /// file, network and process I/O outside tools. A file that declares the name itself may use it.
+    public static let unavailableTypes: Set<String> = [
+        "View", "Text", "Button", "VStack", "HStack", "ZStack", "List", "ForEach", "NavigationStack", "NavigationView",
+        "Image", "Color", "Label", "TextField", "TextEditor", "Form", "Section", "ScrollView", "ProgressView", "Toggle",
+        "Picker", "Spacer", "Divider", "Group", "Sheet", "Alert", "UIImage", "UIColor", "UIView", "UIViewController",
+        "UIApplication", "NSImage", "NSColor", "NSView", "NSApplication", "URLSession", "URLRequest", "FileManager",
+        "FileHandle", "Bundle", "ProcessInfo", "Process", "UserDefaults", "NotificationCenter", "DispatchQueue",
+        "Timer", "CLLocationManager", "HKHealthStore", "EKEventStore", "CNContactStore", "MKMapView", "Task",
+    ]
+
+    /// The type an extension of a standard-library protocol extends in prompt files
+    /// (`extension Collection` adds to arrays, `extension StringProtocol` to strings).
+    public static func extendedTypeName(_ written: String) -> String {
+        let name = written.split(separator: "<").first.map(String.init) ?? written
+        switch name {
+        case "Collection", "Sequence", "RandomAccessCollection", "BidirectionalCollection", "MutableCollection", "RangeReplaceableCollection":
+            return "Array"
+        case "StringProtocol", "Substring": return "String"
+        case "BinaryInteger", "FixedWidthInteger", "SignedInteger", "Numeric", "SignedNumeric": return "Int"
+        case "BinaryFloatingPoint", "FloatingPoint", "Float", "CGFloat": return "Double"
+        default: return name
         }
     }
 
-    /// A closure the evaluator keeps and calls (evaluators, aggregation groups, judge prompts).
-    private mutating func checkClosureBody(_ closure: ClosureExprSyntax) {
-        if let captures = closure.signature?.capture { unsupported(captures, "a capture list", "remove it; closures see the enclosing values") }
+    /// The free functions the evaluator provides.
+    public static let standardFunctions: Set<String> = [
+        "print", "debugPrint", "dump", "max", "min", "abs", "zip", "stride", "type", "precondition", "assert", "fatalError",
+        "preconditionFailure",
+    ]
+
+    /// A closure as a value: its body is ordinary statements. Capture lists may
+    /// only name `self` (`[weak self]`), since values are captured by reference.
+    private mutating func checkClosure(_ closure: ClosureExprSyntax) {
+        if let captures = closure.signature?.capture {
+            for item in captures.items.fastElements where item.name.text != "self" && item.expression.trimmedText != "self" {
+                unsupported(item, "capturing '\(item.trimmedText)' by value", "remove it from the capture list; closures see variables by reference")
+            }
+        }
         checkStatements(closure.statements)
     }
 
@@ -747,52 +740,6 @@ public struct SupportedSwiftChecker {
         checkPattern(pattern, allowBindings: false)
     }
 
-    /// `catch` patterns the evaluator matches: `let e`, `let e as T`,
-    /// `T.someCase`, `.someCase`, `T.someCase(let context)`.
-    private mutating func checkCatchPattern(_ pattern: PatternSyntax) {
-        if let binding = pattern.as(ValueBindingPatternSyntax.self) {
-            if binding.pattern.is(IdentifierPatternSyntax.self) { return }
-            if let expression = binding.pattern.as(ExpressionPatternSyntax.self)?.expression,
-               Self.isNameCast(expression) {
-                return
-            }
-        } else if let expression = pattern.as(ExpressionPatternSyntax.self)?.expression {
-            if expression.is(MemberAccessExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self) { return }
-            if let call = expression.as(FunctionCallExprSyntax.self), call.calledExpression.is(MemberAccessExprSyntax.self),
-               call.arguments.count == 1, let only = call.arguments.first, only.label == nil, Self.isSingleBinding(only.expression)
-            {
-                return
-            }
-        }
-        unsupported(pattern, "the catch pattern '\(pattern.trimmedText)'", "use catch, catch let error, catch let error as SomeError, catch SomeError.someCase or catch SomeError.someCase(let context)")
-    }
-
-    /// `e as T` (inside `let`), before or after operator folding.
-    private static func isNameCast(_ expression: ExprSyntax) -> Bool {
-        if let sequence = expression.as(SequenceExprSyntax.self) {
-            let elements = Array(sequence.elements)
-            return elements.count == 3 && isBoundName(elements[0]) && elements[1].is(UnresolvedAsExprSyntax.self)
-                && elements[1].as(UnresolvedAsExprSyntax.self)?.questionOrExclamationMark == nil && elements[2].is(TypeExprSyntax.self)
-        }
-        if let cast = expression.as(AsExprSyntax.self) {
-            return isBoundName(cast.expression) && cast.questionOrExclamationMark == nil
-        }
-        return false
-    }
-
-    private static func isBoundName(_ expression: ExprSyntax) -> Bool {
-        expression.as(PatternExprSyntax.self)?.pattern.is(IdentifierPatternSyntax.self) == true
-            || expression.is(DeclReferenceExprSyntax.self)
-    }
-
-    /// `let context`, `var context` or `_` inside a case payload.
-    private static func isSingleBinding(_ expression: ExprSyntax) -> Bool {
-        if expression.is(DiscardAssignmentExprSyntax.self) { return true }
-        guard let pattern = expression.as(PatternExprSyntax.self)?.pattern else { return false }
-        if pattern.is(WildcardPatternSyntax.self) { return true }
-        return pattern.as(ValueBindingPatternSyntax.self)?.pattern.is(IdentifierPatternSyntax.self) == true
-    }
-
     private mutating func checkPattern(_ pattern: PatternSyntax, allowBindings: Bool) {
         if pattern.is(IdentifierPatternSyntax.self) || pattern.is(WildcardPatternSyntax.self) || pattern.is(MissingPatternSyntax.self) {
             return
@@ -805,10 +752,11 @@ public struct SupportedSwiftChecker {
             checkCasePattern(expressionPattern.expression)
             return
         }
-        if pattern.is(TuplePatternSyntax.self) {
-            unsupported(pattern, "a tuple pattern", "bind one value per 'let'")
+        if let tuple = pattern.as(TuplePatternSyntax.self) {
+            for element in tuple.elements.fastElements { checkPattern(element.pattern, allowBindings: allowBindings) }
             return
         }
+        if pattern.is(IsTypePatternSyntax.self) { return }
         unsupported(pattern, "the pattern '\(pattern.trimmedText)'", "use a name, '_', or an enum case such as .unavailable(let reason)")
     }
 
@@ -833,8 +781,19 @@ public struct SupportedSwiftChecker {
             for element in sequence.elements.fastElements { checkSequenceElement(element) }
             return
         }
-        if let tuple = expression.as(TupleExprSyntax.self), !(tuple.elements.count == 1 && tuple.elements.first?.label == nil) {
-            unsupported(tuple, "a tuple pattern", "match one value per case, or nest a switch")
+        if let tuple = expression.as(TupleExprSyntax.self) {
+            for element in tuple.elements.fastElements { checkCasePattern(element.expression) }
+            return
+        }
+        if let optional = expression.as(OptionalChainingExprSyntax.self) {
+            checkCasePattern(optional.expression)
+            return
+        }
+        if let sequence = expression.as(SequenceExprSyntax.self) {
+            // `let x as T` before folding.
+            for element in sequence.elements.fastElements {
+                if let inner = element.as(PatternExprSyntax.self) { checkPattern(inner.pattern, allowBindings: true) } else { checkSequenceElement(element) }
+            }
             return
         }
         checkExpression(expression)
@@ -895,6 +854,48 @@ private final class EffectFinder: SyntaxVisitor {
             found = true
             return .skipChildren
         }
+        return .visitChildren
+    }
+}
+
+/// The names a file declares anywhere (functions, variables, parameters,
+/// closure parameters, pattern bindings).
+final class DeclaredNames: SyntaxVisitor {
+    var names: Set<String> = []
+
+    static func collect(in node: Syntax) -> Set<String> {
+        let visitor = DeclaredNames(viewMode: .sourceAccurate)
+        visitor.walk(node)
+        return visitor.names
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        names.insert(node.name.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
+        names.insert(node.identifier.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
+        names.insert((node.secondName ?? node.firstName).text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClosureShorthandParameterSyntax) -> SyntaxVisitorContinueKind {
+        names.insert(node.name.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClosureParameterSyntax) -> SyntaxVisitorContinueKind {
+        names.insert((node.secondName ?? node.firstName).text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: EnumCaseElementSyntax) -> SyntaxVisitorContinueKind {
+        names.insert(node.name.text)
         return .visitChildren
     }
 }

@@ -117,9 +117,27 @@ private final class SurfaceVisitor {
     private var table: SurfaceTable { Surface.table }
     private var source: SourceText { file.source }
 
+    /// Members the file's extensions add to table types (`extension String { var isBlank: Bool }`).
+    let extensionMembers: [String: Set<String>]
+
     init(file: PromptFile, inference: SurfaceInference) {
         self.file = file
         self.inference = inference
+        var members: [String: Set<String>] = [:]
+        for item in file.syntax.statements {
+            guard let node = item.item.as(ExtensionDeclSyntax.self) else { continue }
+            let type = SupportedSwiftChecker.extendedTypeName(node.extendedType.trimmedText)
+            for member in node.memberBlock.members {
+                if let function = member.decl.as(FunctionDeclSyntax.self) { members[type, default: []].insert(function.name.text) }
+                if let variable = member.decl.as(VariableDeclSyntax.self) {
+                    for binding in variable.bindings {
+                        if let name = binding.pattern.as(IdentifierPatternSyntax.self) { members[type, default: []].insert(name.identifier.text) }
+                    }
+                }
+                if member.decl.is(InitializerDeclSyntax.self) { members[type, default: []].insert("init") }
+            }
+        }
+        extensionMembers = members
     }
 
     // MARK: Imports
@@ -262,6 +280,7 @@ private final class SurfaceVisitor {
     }
 
     private func unknownMember(_ token: TokenSyntax, _ name: String, on type: String, suggestion: String?, isStatic: Bool) {
+        if extensionMembers[type]?.contains(name) == true || name == "init" { return }
         let range = source.range(of: token)
         let what = isStatic ? "type '\(type)'" : "'\(type)'"
         diagnostics.append(Diagnostic(
@@ -362,7 +381,7 @@ public final class SurfaceInference: @unchecked Sendable {
     func instanceType(_ result: String?) -> InferredType? {
         guard var type = result else { return nil }
         if type.hasSuffix("?") { type.removeLast() }
-        if type.hasPrefix("[") { return type.contains(":") ? .instance("Dictionary") : .instance("Array") }
+        if type.hasPrefix("[") { return type.contains(":") && !type.hasPrefix("[(") ? .instance("Dictionary") : .instance("Array") }
         return table.canonicalName(type).map(InferredType.instance)
     }
 

@@ -63,8 +63,8 @@ final class ErrorTests: XCTestCase {
             #Playground {
                 let session = LanguageModelSession()
                 _ = try await session.respond(to: "hi")
-                func helper() -> Int { 1 }
-                print(helper())
+                let line = readLine()
+                print(line)
             }
             """, model: model)
         let block = result.blocks[0]
@@ -72,7 +72,7 @@ final class ErrorTests: XCTestCase {
         XCTAssertTrue(model.receivedRequests.isEmpty, "nothing may run")
         XCTAssertEqual(block.results.first?.kind, .error)
         XCTAssertEqual(block.results.first?.line, 4)
-        XCTAssertEqual(block.results.first?.column, 5)
+        XCTAssertEqual(block.results.first?.column, 16)
     }
 
     func testRuntimeErrorsNameTheProblem() async {

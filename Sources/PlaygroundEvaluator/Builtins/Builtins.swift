@@ -33,7 +33,8 @@ typealias Builtin = @Sendable (Interpreter, BuiltinCall) async throws -> Value
 enum Builtins {
     static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
-        for group in [swiftBuiltins, systemLanguageModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins, agenticBuiltins, evaluationsBuiltins] {
+        for group in [swiftBuiltins, systemLanguageModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins, agenticBuiltins, evaluationsBuiltins,
+                      standardLibraryBuiltins] {
             all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
         }
         return all

@@ -16,8 +16,15 @@ extension Builtins {
 
     static let stringBuiltins: [String: Builtin] = [
         "String.init()": constant(.string("")),
-        "String.init(_:)": { i, c in try describing(i, c, try await c.arguments(i).unlabelled.first) },
-        "String.init(describing:)": { i, c in try describing(i, c, try await c.arguments(i).value("describing")) },
+        "String.init(_:)": { i, c in
+            let args = try await c.arguments(i)
+            if args.unlabelled.count == 1, case .array(let characters) = args.unlabelled[0], !characters.isEmpty,
+               characters.allSatisfy({ $0.stringValue?.count == 1 }) {
+                return .string(characters.compactMap(\.stringValue).joined())  // String(characters)
+            }
+            return try await describing(i, c, args.unlabelled.first)
+        },
+        "String.init(describing:)": { i, c in try await describing(i, c, try await c.arguments(i).value("describing")) },
         "String.init(repeating:count:)": { i, c in
             let args = try await c.arguments(i)
             let given = try i.intArgument(args.value("count"), "String(repeating:count:)", c.node)
@@ -77,9 +84,9 @@ extension Builtins {
     ]
 
     /// `String(x)`, `String(describing: x)`: the value's text, within the string budget.
-    static func describing(_ i: Interpreter, _ c: BuiltinCall, _ value: Value?) throws -> Value {
+    static func describing(_ i: Interpreter, _ c: BuiltinCall, _ value: Value?) async throws -> Value {
         if let value, value.isContainer { try i.budget.value(value, c.node, rendered: true) }
-        return .string((value ?? .string("")).description)
+        return .string(try await i.text(value ?? .string("")))
     }
 
     static func appendText(_ i: Interpreter, _ s: String, _ c: BuiltinCall, _ value: Value?) async throws -> Value {
@@ -151,7 +158,8 @@ extension Builtins {
             let args = try await c.arguments(i)
             let separator = args.value("separator")?.stringValue ?? " "
             for value in args.unlabelled where value.isContainer { try i.budget.value(value, c.node, rendered: true) }
-            let parts = args.unlabelled.map(\.description)
+            var parts: [String] = []
+            for value in args.unlabelled { parts.append(try await i.text(value)) }
             try i.budget.string(bytes: parts.reduce(0) { $0 + $1.utf8.count + separator.utf8.count }, c.node)
             let text = parts.joined(separator: separator)
             try i.budget.output(bytes: text.utf8.count, c.node)

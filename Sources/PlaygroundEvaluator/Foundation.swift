@@ -1,0 +1,312 @@
+import Foundation
+import JSON
+import SwiftSyntax
+
+/// The evaluator's random numbers: SplitMix64 from the run's seed, so
+/// `Int.random(in:)`, `shuffled()`, `randomElement()` and `UUID()` repeat run to run.
+struct InterpreterRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension Interpreter {
+    /// `Date()` in prompt files: a fixed clock (2026-01-01 00:00:00 UTC), so results do not depend on when they run.
+    static let fixedNow: Double = 1_767_225_600
+
+    /// Free functions of the standard library and Foundation; nil when `name` is not one.
+    func standardFunction(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value? {
+        switch name {
+        case "String":
+            let args = try await callArguments(e)
+            if let format = args.first(where: { $0.label == "format" })?.value.stringValue {
+                return .string(try formatted(format, args.dropFirst().map(\.value), e))
+            }
+            if case .data(let bytes)? = args.first(where: { $0.label == "decoding" })?.value { return .string(String(decoding: bytes, as: UTF8.self)) }
+            if let value = args.first(where: { $0.label == "reflecting" })?.value { return .string(try await text(value, debug: true)) }
+            return nil
+        case "max", "min":
+            let args = try await callArguments(e)
+            var values = args.map(\.value)
+            if values.count == 1, case .array(let items) = values[0] { values = items }
+            guard var best = values.first else { throw error("\(name) needs values", e) }
+            for value in values.dropFirst() {
+                guard let order = try await compare(value, best) else { throw error("cannot compare \(value.description.prefix(30))", e) }
+                if name == "max" ? order >= 0 : order < 0 { best = value }
+            }
+            return best
+        case "abs":
+            let args = try await callArguments(e)
+            switch args.first?.value {
+            case .int(let i)?: return .int(abs(i))
+            case .double(let d)?: return .double(abs(d))
+            default: throw error("abs needs a number", e)
+            }
+        case "zip":
+            let args = try await callArguments(e)
+            guard args.count == 2 else { throw error("zip needs two sequences", e) }
+            let first = try sequenceElements(args[0].value, e)
+            let second = try sequenceElements(args[1].value, e)
+            return .array(zip(first, second).map { .tuple([(label: nil, value: $0), (label: nil, value: $1)]) })
+        case "stride":
+            let args = try await callArguments(e)
+            guard let from = args.first(where: { $0.label == "from" })?.value, let by = args.first(where: { $0.label == "by" })?.value,
+                  let end = args.first(where: { $0.label == "to" || $0.label == "through" }) else {
+                throw error("stride needs from:, to: or through:, and by:", e)
+            }
+            let through = end.label == "through"
+            if case .int(var i) = from, case .int(let limit) = end.value, case .int(let step) = by {
+                guard step != 0 else { throw error("stride by 0 never ends", e) }
+                var values: [Value] = []
+                while step > 0 ? (through ? i <= limit : i < limit) : (through ? i >= limit : i > limit) {
+                    values.append(.int(i))
+                    if values.count > 10_000_000 { throw error("the stride has more than 10000000 elements", e) }
+                    i += step
+                }
+                return .array(values)
+            }
+            guard var d = from.number, let limit = end.value.number, let step = by.number, step != 0 else { throw error("stride needs numbers", e) }
+            var values: [Value] = []
+            while step > 0 ? (through ? d <= limit : d < limit) : (through ? d >= limit : d > limit) {
+                values.append(.double(d))
+                if values.count > 10_000_000 { throw error("the stride has more than 10000000 elements", e) }
+                d += step
+            }
+            return .array(values)
+        case "debugPrint":
+            let args = try await callArguments(e)
+            let separator = args.first { $0.label == "separator" }?.value.stringValue ?? " "
+            var parts: [String] = []
+            for argument in args where argument.label == nil { parts.append(try await text(argument.value, debug: true)) }
+            let text = parts.joined(separator: separator)
+            recorder.recordPrint(site(e), text: text, value: .string(text))
+            return .null
+        case "dump":
+            let args = try await callArguments(e)
+            guard let value = args.first?.value else { throw error("dump needs a value", e) }
+            var lines: [String] = []
+            try await dumpLines(value, label: nil, indent: 0, into: &lines)
+            let text = lines.joined(separator: "\n")
+            recorder.recordPrint(site(e), text: text, value: .string(text))
+            return value
+        case "type":
+            let args = try await callArguments(e)
+            guard let value = args.first?.value else { throw error("type(of:) needs a value", e) }
+            return .type(typeName(of: value) ?? Value.runtimeTypeName(of: value) ?? value.typeDescription)
+        case "precondition", "assert":
+            let args = try await callArguments(e)
+            if case .bool(false)? = args.first?.value {
+                let message = args.dropFirst().first?.value.description ?? ""
+                throw error("\(name) failed" + (message.isEmpty ? "" : ": \(message)"), e)
+            }
+            return .null
+        case "fatalError", "preconditionFailure":
+            let args = try await callArguments(e)
+            throw error("Fatal error" + (args.first.map { ": \($0.value.description)" } ?? ""), e)
+        case "UUID":
+            let args = try await callArguments(e)
+            if let text = args.first(where: { $0.label == "uuidString" })?.value.stringValue {
+                return UUID(uuidString: text).map { .uuid($0.uuidString) } ?? .null
+            }
+            var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
+            bytes[6] = (bytes[6] & 0x0F) | 0x40
+            bytes[8] = (bytes[8] & 0x3F) | 0x80
+            let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                                   bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            return .uuid(uuid.uuidString)
+        case "Date":
+            let args = try await callArguments(e)
+            if let seconds = args.first(where: { $0.label == "timeIntervalSince1970" })?.value.number { return .date(seconds) }
+            if let seconds = args.first(where: { $0.label == "timeIntervalSinceNow" })?.value.number { return .date(Self.fixedNow + seconds) }
+            if args.isEmpty { return .date(Self.fixedNow) }
+            throw error("Date(...) takes no arguments, timeIntervalSince1970: or timeIntervalSinceNow:", e)
+        case "JSONEncoder", "JSONDecoder":
+            return .object(ObjectBox(type: name, fields: [("outputFormatting", .array([]))]))
+        case "DateFormatter", "ISO8601DateFormatter":
+            // Dates are formatted in UTC with the en_US_POSIX locale whatever these are set to.
+            return .object(ObjectBox(type: name, fields: [("dateFormat", .string("")), ("locale", .null), ("timeZone", .null)]))
+        case "TimeZone":
+            let args = try await callArguments(e)
+            return .string(args.first?.value.stringValue ?? "UTC")
+        case "Data":
+            let args = try await callArguments(e)
+            switch args.first?.value {
+            case .string(let s)?: return .data(Array(s.utf8))
+            case .array(let items)?:
+                var bytes: [UInt8] = []
+                for item in items {
+                    guard case .int(let i) = item, (0...255).contains(i) else { throw error("Data(...) needs bytes (0...255)", e) }
+                    bytes.append(UInt8(i))
+                }
+                return .data(bytes)
+            case .data(let bytes)?: return .data(bytes)
+            case nil: return .data([])
+            default: throw error("Data(...) needs bytes or a string's utf8", e)
+            }
+        case "Set":
+            let args = try await callArguments(e)
+            guard let source = args.first?.value else { return .set([]) }
+            return .set(unique(try sequenceElements(source, e)))
+        case "Dictionary":
+            let args = try await callArguments(e)
+            if let grouping = args.first(where: { $0.label == "grouping" })?.value, case .function(let key)? = args.last?.value {
+                var groups: [(key: Value, value: Value)] = []
+                for element in try sequenceElements(grouping, e) {
+                    let k = try await invoke(key, [CallArgument(label: nil, value: element)], at: e)
+                    if let index = groups.firstIndex(where: { Value.equal($0.key, k) }), case .array(var items) = groups[index].value {
+                        items.append(element)
+                        groups[index].value = .array(items)
+                    } else {
+                        groups.append((k, .array([element])))
+                    }
+                }
+                return .dictionary(groups)
+            }
+            if let pairs = args.first(where: { $0.label == "uniqueKeysWithValues" })?.value {
+                var result: [(key: Value, value: Value)] = []
+                for pair in try sequenceElements(pairs, e) {
+                    guard case .tuple(let items) = pair, items.count == 2 else { throw error("uniqueKeysWithValues needs (key, value) pairs", e) }
+                    if result.contains(where: { Value.equal($0.key, items[0].value) }) { throw error("duplicate key \(items[0].value.debugDescription)", e) }
+                    result.append((items[0].value, items[1].value))
+                }
+                return .dictionary(result)
+            }
+            if args.isEmpty { return .dictionary([]) }
+            throw error("Dictionary(...) supports grouping:by:, uniqueKeysWithValues: and ()", e)
+        default:
+            return nil
+        }
+    }
+
+    func unique(_ values: [Value]) -> [Value] {
+        var result: [Value] = []
+        for value in values where !result.contains(where: { Value.equal($0, value) }) { result.append(value) }
+        return result
+    }
+
+    /// `String(format:)` with `%d`, `%i`, `%f`, `%.Nf`, `%e`, `%g`, `%x`, `%s`, `%@`, `%%`, widths and flags.
+    func formatted(_ format: String, _ values: [Value], _ node: some SyntaxProtocol) throws -> String {
+        var result = ""
+        var remaining = values[...]
+        var index = format.startIndex
+        while index < format.endIndex {
+            let character = format[index]
+            guard character == "%" else {
+                result.append(character)
+                index = format.index(after: index)
+                continue
+            }
+            var spec = "%"
+            var cursor = format.index(after: index)
+            while cursor < format.endIndex, "-+ #0123456789.lhqjzt'".contains(format[cursor]) {
+                spec.append(format[cursor])
+                cursor = format.index(after: cursor)
+            }
+            guard cursor < format.endIndex else { throw error("incomplete format specifier '\(spec)'", node) }
+            let conversion = format[cursor]
+            index = format.index(after: cursor)
+            if conversion == "%" { result += "%"; continue }
+            guard let value = remaining.popFirst() else { throw error("String(format:) has more specifiers than arguments", node) }
+            let flags = spec.filter { !"lhqjzt".contains($0) }
+            switch conversion {
+            case "d", "i", "u", "x", "X", "o", "c":
+                guard case .int(let i) = value else { throw error("'%\(conversion)' needs an integer, got \(value.description.prefix(30))", node) }
+                result += String(format: flags + "l" + String(conversion), i)
+            case "f", "F", "e", "E", "g", "G", "a":
+                guard let d = value.number else { throw error("'%\(conversion)' needs a number, got \(value.description.prefix(30))", node) }
+                result += String(format: flags + String(conversion), d)
+            case "@", "s":
+                let text = value.description
+                let width = Int(flags.dropFirst().filter(\.isNumber)) ?? 0
+                let padding = String(repeating: " ", count: max(0, width - text.count))
+                result += flags.contains("-") ? text + padding : padding + text
+            default:
+                throw error("the format specifier '%\(conversion)' is not supported", node)
+            }
+        }
+        return result
+    }
+
+    /// `dump(value)`: Swift's reflection tree (`- 5`, `▿ 3 elements`, `▿ Point` with `- x: 1`).
+    func dumpLines(_ value: Value, label: String?, indent: Int, into lines: inout [String]) async throws {
+        let prefix = String(repeating: " ", count: indent)
+        let name = label.map { "\($0): " } ?? ""
+        switch value {
+        case .array(let items):
+            lines.append("\(prefix)\(items.isEmpty ? "-" : "▿") \(name)\(items.count) element\(items.count == 1 ? "" : "s")")
+            for item in items { try await dumpLines(item, label: nil, indent: indent + 2, into: &lines) }
+        case .structure(let type, let fields):
+            lines.append("\(prefix)▿ \(name)\(type)")
+            for field in fields { try await dumpLines(field.value, label: field.name, indent: indent + 2, into: &lines) }
+        case .tuple(let items):
+            lines.append("\(prefix)▿ \(name)(\(items.count) elements)")
+            for (index, item) in items.enumerated() { try await dumpLines(item.value, label: item.label ?? ".\(index)", indent: indent + 2, into: &lines) }
+        case .null:
+            lines.append("\(prefix)- \(name)nil")
+        default:
+            lines.append("\(prefix)- \(name)\(try await text(value, debug: true))")
+        }
+    }
+
+    // MARK: Text
+
+    /// How `print` and interpolation show a value, with user `description`s (CustomStringConvertible).
+    func text(_ value: Value, debug: Bool = false) async throws -> String {
+        switch value {
+        case .string(let s): return debug ? Value.quoted(s) : s
+        case .array(let items):
+            var parts: [String] = []
+            for item in items { parts.append(try await text(item, debug: true)) }
+            return "[" + parts.joined(separator: ", ") + "]"
+        case .set(let items):
+            var parts: [String] = []
+            for item in items { parts.append(try await text(item, debug: true)) }
+            return "[" + parts.joined(separator: ", ") + "]"
+        case .dictionary(let pairs):
+            if pairs.isEmpty { return "[:]" }
+            var parts: [String] = []
+            for pair in pairs { parts.append(try await text(pair.key, debug: true) + ": " + (try await text(pair.value, debug: true))) }
+            return "[" + parts.joined(separator: ", ") + "]"
+        case .tuple(let items):
+            var parts: [String] = []
+            for item in items { parts.append((item.label.map { "\($0): " } ?? "") + (try await text(item.value, debug: true))) }
+            return "(" + parts.joined(separator: ", ") + ")"
+        case .structure(let type, let fields):
+            if let custom = try await customDescription(value, debug: debug) { return custom }
+            var parts: [String] = []
+            for field in fields { parts.append(field.name + ": " + (try await text(field.value, debug: true))) }
+            let shortName = type.split(separator: ".").last.map(String.init) ?? type
+            return (types.type(type) != nil ? shortName : type) + "(" + parts.joined(separator: ", ") + ")"
+        case .enumCase(_, let name, let payload):
+            if let custom = try await customDescription(value, debug: debug) { return custom }
+            if payload.isEmpty { return name }
+            var parts: [String] = []
+            for item in payload { parts.append((item.label.map { "\($0): " } ?? "") + (try await text(item.value, debug: true))) }
+            return name + "(" + parts.joined(separator: ", ") + ")"
+        case .object:
+            if let custom = try await customDescription(value, debug: debug) { return custom }
+            return value.description
+        case .uuid(let s): return s
+        default:
+            return debug ? value.debugDescription : value.description
+        }
+    }
+
+    /// A user type's `description` (or `debugDescription` when asked for and present).
+    private func customDescription(_ value: Value, debug: Bool) async throws -> String? {
+        guard let type = typeName(of: value), types.type(type) != nil else { return nil }
+        for name in debug ? ["debugDescription", "description"] : ["description"] {
+            if findComputed(name, in: type) != nil || lookupChain(type).contains(where: { $0.stored.contains { $0.name == name } }),
+               let result = try await userMember(name, of: value, currentNode) {
+                return result.description
+            }
+        }
+        return nil
+    }
+}

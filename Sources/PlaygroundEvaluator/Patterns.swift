@@ -160,6 +160,7 @@ extension Interpreter {
         if let generation = error as? GenerationError { return generation.caseName == caseName }
         if let usage = error as? SessionUsageError { return usage.caseName == caseName }
         if let model = error as? LanguageModelError { return model.caseName == caseName }
+        if let server = error as? PrivateCloudComputeLanguageModel.Error { return server.caseName == caseName }
         if let thrown = error as? ThrownValue, case .enumCase(_, let name, _) = thrown.value { return name == caseName }
         return false
     }
@@ -230,17 +231,24 @@ extension Interpreter {
         if errorIs(error, typeName: head) { return [] }
         guard errorMatches(error, caseName: caseName) else { return nil }
         var bindings: [(String, Value)] = []
-        if let open = text.firstIndex(of: "("), let generation = error as? GenerationError {
+        if let open = text.firstIndex(of: "("), let payload = Self.errorPayload(error) {
             let inner = text[text.index(after: open)...].dropLast()
             let name = inner.replacingOccurrences(of: "let ", with: "").replacingOccurrences(of: "var ", with: "")
                 .trimmingCharacters(in: .whitespaces)
-            if name != "_" {
-                bindings.append((name, .structure(type: "GenerationError.Context", fields: [
-                    (name: "debugDescription", value: .string(generation.context.debugDescription)),
-                ])))
-            }
+            if name != "_" { bindings.append((name, payload)) }
         }
         return bindings
+    }
+
+    /// What `catch X.caseName(let info)` binds: the case's payload.
+    static func errorPayload(_ error: any Error) -> Value? {
+        if let generation = error as? GenerationError {
+            return .structure(type: "GenerationError.Context", fields: [
+                (name: "debugDescription", value: .string(generation.context.debugDescription)),
+            ])
+        }
+        if let server = error as? PrivateCloudComputeLanguageModel.Error { return Builtins.serverErrorPayload(server) }
+        return nil
     }
 
     func errorIs(_ error: any Error, typeName: String) -> Bool {
@@ -249,6 +257,7 @@ extension Interpreter {
         switch last {
         case "GenerationError": return error is GenerationError
         case "LanguageModelError": return error is GenerationError || error is LanguageModelError
+        case "Error" where typeName.hasSuffix("PrivateCloudComputeLanguageModel.Error"): return error is PrivateCloudComputeLanguageModel.Error
         case "ToolCallError": return error is ToolCallError
         case "Error": return true
         default:

@@ -1,3 +1,4 @@
+import Surface
 import SwiftSyntax
 
 /// FM306/FM307: the Swift subset prompt files support, so that anything the
@@ -52,8 +53,9 @@ public struct SupportedSwiftChecker {
     var declaredNames: Set<String> = []
     /// The types the file declares.
     var declaredTypes: Set<String> = []
-    /// Inside a type or an extension, a bare call may be a method of `self` (inherited or built in).
-    private var typeDepth = 0
+    /// Inside an extension of a built-in type (`extension String`), a bare call may be one of
+    /// that type's members in the surface table (the innermost such type, nil elsewhere).
+    private var extendedBuiltin: String?
 
     public init(source: SourceText) {
         self.source = source
@@ -222,11 +224,14 @@ public struct SupportedSwiftChecker {
             unsupported(decl, "this declaration", "prompt files declare structs, enums, tools, constants and #Playground blocks")
             return
         }
-        typeDepth += 1
+        let outerBuiltin = extendedBuiltin
+        if let node = decl.as(ExtensionDeclSyntax.self), !declaredTypes.contains(node.extendedType.trimmedText) {
+            extendedBuiltin = Self.extendedTypeName(node.extendedType.trimmedText)
+        }
         for member in (members?.members ?? []).fastElements {
             checkDeclaration(member.decl, inType: true, inTool: isTool)
         }
-        typeDepth -= 1
+        extendedBuiltin = outerBuiltin
     }
 
     private static func conformsToTool(_ clause: InheritanceClauseSyntax?) -> Bool {
@@ -554,12 +559,10 @@ public struct SupportedSwiftChecker {
         checkExpression(callee)
         if let reference = callee.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil,
            let first = reference.baseName.text.unicodeScalars.first, first.properties.isLowercase,
-           !Self.standardFunctions.contains(reference.baseName.text), !declaredNames.contains(reference.baseName.text),
-           typeDepth == 0
+           !Self.canCall(reference.baseName.text, declared: declaredNames, extending: extendedBuiltin)
         {
-            // Free functions: the standard ones the evaluator has, and those the file declares.
             unsupported(reference, "the function '\(reference.baseName.text)(...)'",
-                        "prompt files call functions they declare, print, debugPrint, dump, max, min, abs, zip, stride and type(of:), initializers, and methods of values")
+                        "prompt files call functions and methods they declare, the standard functions (print, debugPrint, dump, max, min, abs, zip, stride, type(of:), round, sqrt, pow and the other math functions), initializers, and methods of values")
         }
         for argument in call.arguments.fastElements { checkExpression(argument.expression) }
         var builderAllowed = false
@@ -610,7 +613,17 @@ public struct SupportedSwiftChecker {
         }
     }
 
-    /// The free functions the evaluator provides.
+    /// Whether a bare call `name(...)` can run: a function or method the file declares, a
+    /// standard function, a global function of the surface table, or (inside an extension of a
+    /// built-in type) one of that type's members.
+    static func canCall(_ name: String, declared: Set<String>, extending builtin: String?) -> Bool {
+        if declared.contains(name) || standardFunctions.contains(name) { return true }
+        if Surface.table.functions.contains(where: { $0.name == name }) { return true }
+        if let builtin, let type = Surface.table.type(named: builtin) { return type.members.contains { $0.name == name } }
+        return false
+    }
+
+    /// The free functions the evaluator provides besides the surface table's global functions.
     public static let standardFunctions: Set<String> = [
         "print", "debugPrint", "dump", "max", "min", "abs", "zip", "stride", "type", "precondition", "assert", "fatalError",
         "preconditionFailure",

@@ -4,7 +4,7 @@ import FoundationModelsRuntime
 /// The standard library and Foundation entries of `Surface.table` (Table/Swift.swift).
 extension Builtins {
     static let swiftBuiltins: [String: Builtin] = stringBuiltins.merging(numberBuiltins) { a, _ in a }
-        .merging(arrayBuiltins) { a, _ in a }.merging(otherSwiftBuiltins) { a, _ in a }
+        .merging(arrayBuiltins) { a, _ in a }.merging(otherSwiftBuiltins) { a, _ in a }.merging(mathBuiltins) { a, _ in a }
 
     static let string: @Sendable (Value) -> String? = { if case .string(let s) = $0 { s } else { nil } }
     static let array: @Sendable (Value) -> [Value]? = { if case .array(let a) = $0 { a } else { nil } }
@@ -152,6 +152,34 @@ extension Builtins {
         guard let n = args.unlabelled.first?.number else { throw i.error("\(name)(...) needs a number or a string", c.node) }
         return .double(n)
     }
+
+    /// Foundation's math functions on Doubles (an Int argument is used as a Double, as Swift's literals are).
+    static let mathBuiltins: [String: Builtin] = {
+        let unary: [(String, @Sendable (Double) -> Double)] = [
+            ("round", { $0.rounded() }), ("floor", { $0.rounded(.down) }), ("ceil", { $0.rounded(.up) }),
+            ("trunc", { $0.rounded(.towardZero) }), ("sqrt", { $0.squareRoot() }), ("exp", { Foundation.exp($0) }),
+            ("log", { Foundation.log($0) }), ("log2", { Foundation.log2($0) }), ("log10", { Foundation.log10($0) }),
+            ("sin", { Foundation.sin($0) }), ("cos", { Foundation.cos($0) }), ("tan", { Foundation.tan($0) }),
+        ]
+        let binary: [(String, @Sendable (Double, Double) -> Double)] = [
+            ("pow", { Foundation.pow($0, $1) }), ("atan2", { Foundation.atan2($0, $1) }), ("hypot", { Foundation.hypot($0, $1) }),
+        ]
+        var all: [String: Builtin] = [:]
+        for (name, f) in unary {
+            all[name + "(_:)"] = { i, c in
+                guard let x = try await c.arguments(i).unlabelled.first?.number else { throw i.error("\(name)(_:) needs a number", c.node) }
+                return .double(f(x))
+            }
+        }
+        for (name, f) in binary {
+            all[name + "(_:_:)"] = { i, c in
+                let values = try await c.arguments(i).unlabelled.compactMap(\.number)
+                guard values.count == 2 else { throw i.error("\(name)(_:_:) needs two numbers", c.node) }
+                return .double(f(values[0], values[1]))
+            }
+        }
+        return all
+    }()
 
     static let otherSwiftBuiltins: [String: Builtin] = [
         "print(_:separator:)": { i, c in

@@ -231,14 +231,20 @@ extension Interpreter {
         guard errorMatches(error, caseName: caseName) else { return nil }
         var bindings: [(String, Value)] = []
         if let open = text.firstIndex(of: "("), let generation = error as? GenerationError {
-            let inner = text[text.index(after: open)...].dropLast()
-            let name = inner.replacingOccurrences(of: "let ", with: "").replacingOccurrences(of: "var ", with: "")
-                .trimmingCharacters(in: .whitespaces)
-            if name != "_" {
-                bindings.append((name, .structure(type: "GenerationError.Context", fields: [
-                    (name: "debugDescription", value: .string(generation.context.debugDescription)),
-                ])))
+            // The payload: the context, after a Refusal for `.refusal(let refusal, let context)`.
+            let names = text[text.index(after: open)...].dropLast().split(separator: ",").map {
+                $0.replacingOccurrences(of: "let ", with: "").replacingOccurrences(of: "var ", with: "").trimmingCharacters(in: .whitespaces)
             }
+            let context = Value.structure(type: "GenerationError.Context", fields: [
+                (name: "debugDescription", value: .string(generation.context.debugDescription)),
+            ])
+            var payload = [context]
+            if generation.caseName == "refusal" {
+                payload.insert(.structure(type: "GenerationError.Refusal", fields: [
+                    (name: "description", value: .string(generation.context.debugDescription)),
+                ]), at: 0)
+            }
+            for (name, value) in zip(names, payload.suffix(names.count)) where name != "_" { bindings.append((name, value)) }
         }
         return bindings
     }

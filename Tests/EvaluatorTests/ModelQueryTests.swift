@@ -71,17 +71,23 @@ final class ModelQueryTests: XCTestCase {
     }
 
     func testSupportedLanguagesAndLocales() async {
-        let english = ScriptedLanguageModel(supportedLanguages: ["en"])
+        let english = ScriptedLanguageModel(supportedLanguages: ["en", "pt-BR"])
         let result = await evaluate("""
             #Playground("languages") {
                 let model = SystemLanguageModel.default
-                print(model.supportedLanguages)
+                for language in model.supportedLanguages {
+                    let code = language.languageCode?.identifier ?? ""
+                    let region = language.region?.identifier ?? "-"
+                    print(code, region, Locale.current.localizedString(forLanguageCode: code) ?? code)
+                }
                 print(model.supportsLocale())
                 print(model.supportsLocale(Locale(identifier: "en_GB")))
                 print(model.supportsLocale(Locale(identifier: "fr_FR")))
+                let locale = Locale.autoupdatingCurrent
+                print(locale.identifier, locale.language.languageCode?.identifier ?? "", locale.localizedString(forRegionCode: "FR") ?? "")
             }
             """, model: english)
-        XCTAssertEqual(prints(result), [#"["en"]"#, "true", "true", "false"])
+        XCTAssertEqual(prints(result), ["en - English", "pt BR Portuguese", "true", "true", "false", "en_US en France"])
         let none = await evaluate("""
             #Playground("none") {
                 print(SystemLanguageModel.default.supportsLocale())

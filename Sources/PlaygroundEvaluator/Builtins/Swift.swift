@@ -153,6 +153,16 @@ extension Builtins {
         return .double(n)
     }
 
+    static let localeIdentifier: @Sendable (Value) -> String? = { Value.localeIdentifier($0) }
+
+    /// `Locale.localizedString(for...:)`: Foundation's names in the locale (a nil result is nil).
+    static func localized(_ name: @escaping @Sendable (Locale, String) -> String?) -> Builtin {
+        on(localeIdentifier) { i, identifier, c in
+            guard let code = try await c.arguments(i).items.first?.value.stringValue else { throw i.error("\(c.entry.name) needs a code string", c.node) }
+            return name(Locale(identifier: identifier), code).map(Value.string) ?? .null
+        }
+    }
+
     /// Foundation's math functions on Doubles (an Int argument is used as a Double, as Swift's literals are).
     static let mathBuiltins: [String: Builtin] = {
         let unary: [(String, @Sendable (Double) -> Double)] = [
@@ -211,12 +221,30 @@ extension Builtins {
         "Data.count": on({ if case .data(let d) = $0 { d } else { nil } }) { _, d, _ in .int(d.count) },
         "Data.isEmpty": on({ if case .data(let d) = $0 { d } else { nil } }) { _, d, _ in .bool(d.isEmpty) },
         "Locale.init(identifier:)": { i, c in
-            // Only as an argument of supportsLocale(_:): the identifier is all that matters.
             guard let identifier = try await c.arguments(i).value("identifier")?.stringValue else {
                 throw i.error("Locale needs identifier: (for example Locale(identifier: \"fr_FR\"))", c.node)
             }
-            return .string(identifier)
+            return .locale(identifier)
         },
+        "Locale.current": constant(.locale(Value.currentLocale)),
+        "Locale.autoupdatingCurrent": constant(.locale(Value.currentLocale)),
+        "Locale.identifier": field("identifier"),
+        "Locale.language": on(localeIdentifier) { _, id, _ in .language(id) },
+        "Locale.localizedString(forLanguageCode:)": localized { locale, code in locale.localizedString(forLanguageCode: code) },
+        "Locale.localizedString(forRegionCode:)": localized { locale, code in locale.localizedString(forRegionCode: code) },
+        "Locale.localizedString(forIdentifier:)": localized { locale, code in locale.localizedString(forIdentifier: code) },
+        "Locale.Language.init(identifier:)": { i, c in
+            guard let identifier = try await c.arguments(i).value("identifier")?.stringValue else {
+                throw i.error("Locale.Language needs identifier: (for example Locale.Language(identifier: \"fr\"))", c.node)
+            }
+            return .language(identifier)
+        },
+        "Locale.Language.languageCode": field("languageCode"),
+        "Locale.Language.region": field("region"),
+        "Locale.Language.minimalIdentifier": field("minimalIdentifier"),
+        "Locale.Language.maximalIdentifier": field("maximalIdentifier"),
+        "Locale.LanguageCode.identifier": field("identifier"),
+        "Locale.Region.identifier": field("identifier"),
         "Error.localizedDescription": on(errorValue) { _, e, _ in .string("\(e.error)") },
         "Error.description": on(errorValue) { _, e, _ in .string("\(e.error)") },
         "Error.debugDescription": on(errorValue) { _, e, _ in .string((e.error as? GenerationError)?.context.debugDescription ?? "\(e.error)") },

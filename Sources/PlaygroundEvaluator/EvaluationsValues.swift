@@ -1,3 +1,4 @@
+import PromptLanguage
 import Evaluations
 import FoundationModelsRuntime
 import JSON
@@ -174,13 +175,8 @@ extension Interpreter {
         "EvaluationResult", "EvaluationError",
     ]
 
-    /// Framework names the interpreter does not implement, with what to use instead.
-    static let unsupportedEvaluations: [String: String] = [
-        "JSONLoader": "fmplay has no bundle resources; list the samples in an ArrayLoader",
-        "StreamLoader": "list the samples in an ArrayLoader",
-        "SampleGenerator": "write the samples in an ArrayLoader",
-        "ModelSampleInput": "use ModelSample(prompt:expected:instructions:)",
-    ]
+    /// Framework names the interpreter does not implement, with what to use instead (one list with lint's).
+    static var unsupportedEvaluations: [String: String] { SupportedSwiftChecker.unsupportedFrameworkTypes }
 
     /// Arguments with closure literals left unevaluated (`.null`, syntax kept): they are captured, not called.
     func argumentsKeepingClosures(_ list: LabeledExprListSyntax) async throws -> Arguments {

@@ -564,6 +564,18 @@ public struct SupportedSwiftChecker {
             unsupported(reference, "the function '\(reference.baseName.text)(...)'",
                         "prompt files call functions and methods they declare, the standard functions (print, debugPrint, dump, max, min, abs, zip, stride, type(of:), round, sqrt, pow and the other math functions), initializers, and methods of values")
         }
+        if let reference = callee.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil,
+           let first = reference.baseName.text.unicodeScalars.first, first.properties.isUppercase,
+           !declaredNames.contains(reference.baseName.text), !declaredTypes.contains(reference.baseName.text) {
+            let name = reference.baseName.text
+            if let advice = Self.unsupportedFrameworkTypes[name] {
+                unsupported(reference, name, advice)
+            } else if !Self.canConstruct(name), !Self.isToolListElement(call) {
+                // (An undeclared tool in `tools:` is FM301's.)
+                unsupported(reference, "the type '\(name)'",
+                            "declare it in this file (a prompt file sees only its own declarations, the FoundationModels API and the standard types)")
+            }
+        }
         for argument in call.arguments.fastElements { checkExpression(argument.expression) }
         var builderAllowed = false
         var builderName = ""
@@ -613,6 +625,19 @@ public struct SupportedSwiftChecker {
         }
     }
 
+    /// Whether `Name(...)` can run: a type (or type alias, generic parameter) the file declares,
+    /// a surface table type, a standard type, or a UI/I-O type (reported as unavailable elsewhere).
+    static func canConstruct(_ name: String) -> Bool {
+        standardTypes.contains(name) || unavailableTypes.contains(name) || name == "Self"
+            || Surface.table.type(named: name) != nil || Surface.table.functions.contains { $0.name == name }
+    }
+
+    /// `tools: [X()]`: an element of the array given as `tools:`.
+    static func isToolListElement(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let array = call.parent?.parent?.parent?.as(ArrayExprSyntax.self) else { return false }
+        return array.parent?.as(LabeledExprSyntax.self)?.label?.text == "tools"
+    }
+
     /// Whether a bare call `name(...)` can run: a function or method the file declares, a
     /// standard function, a global function of the surface table, or (inside an extension of a
     /// built-in type) one of that type's members.
@@ -622,6 +647,26 @@ public struct SupportedSwiftChecker {
         if let builtin, let type = Surface.table.type(named: builtin) { return type.members.contains { $0.name == name } }
         return false
     }
+
+    /// Types the evaluator knows besides the surface table's (standard library and Foundation
+    /// types it constructs and converts to); a call to another capitalized name the file does
+    /// not declare cannot run.
+    public static let standardTypes: Set<String> = [
+        "SystemLanguageModel", "LanguageModelSession", "GenerationOptions", "Instructions", "Prompt", "GeneratedContent",
+        "String", "Int", "Double", "Float", "Bool", "Array", "Dictionary", "PrivateCloudComputeLanguageModel", "ToolOutput",
+        "Set", "Character", "Date", "UUID", "JSONEncoder", "JSONDecoder", "Calendar", "Substring", "Optional", "CGFloat",
+        "DateFormatter", "ISO8601DateFormatter", "TimeInterval", "Data", "Locale", "NumberFormatter", "UTF8", "TimeZone",
+        "Transcript", "GenerationError", "LanguageModelError", "DynamicGenerationSchema", "GenerationSchema",
+        "LanguageModelFeedback", "Profile",
+    ]
+
+    /// Framework types fmplay does not implement, with what to use instead.
+    public static let unsupportedFrameworkTypes: [String: String] = [
+        "JSONLoader": "fmplay has no bundle resources; list the samples in an ArrayLoader",
+        "StreamLoader": "list the samples in an ArrayLoader",
+        "SampleGenerator": "write the samples in an ArrayLoader",
+        "ModelSampleInput": "use ModelSample(prompt:expected:instructions:)",
+    ]
 
     /// The free functions the evaluator provides besides the surface table's global functions.
     public static let standardFunctions: Set<String> = [
@@ -911,4 +956,13 @@ final class DeclaredNames: SyntaxVisitor {
         names.insert(node.name.text)
         return .visitChildren
     }
+
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
+    override func visit(_ node: AssociatedTypeDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
+    override func visit(_ node: GenericParameterSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
 }

@@ -231,7 +231,7 @@ public struct ModelSummary: Sendable {
     public let parameterCount: Int
     /// `tokenizer.chat_template` is in the file.
     public let hasChatTemplate: Bool
-    /// Not tuned to follow instructions: `general.finetune` (else the name) says neither instruct, it nor chat.
+    /// Not tuned to follow instructions: neither `general.finetune`, the title nor the file name says instruct, it or chat.
     public let isBaseModel: Bool
 
     /// What a user should know before prompting this model (empty for an instruct model with a template).
@@ -255,7 +255,14 @@ public struct ModelSummary: Sendable {
         quantization = Self.quantizationName(file)
         hasChatTemplate = ((try? file.metadata.string("tokenizer.chat_template")) ?? nil) != nil
         let finetune = ((try? file.metadata.string("general.finetune")) ?? nil)?.lowercased()
-        isBaseModel = !Self.looksInstructionTuned(finetune ?? [title ?? "", model.name].joined(separator: " ").lowercased())
+        isBaseModel = Self.isBaseModel(finetune: finetune, title: title, fileName: model.name)
+    }
+
+    /// Base (not instruction-tuned) unless `general.finetune`, `general.name` or the file name says
+    /// otherwise: SmolLM2-135M-Instruct's finetune is "8k-lc100k-mix1-ep2" and its title
+    /// "Smollm2 135M 8k Lc100K Mix1 Ep2", so only its file name tells.
+    static func isBaseModel(finetune: String?, title: String?, fileName: String) -> Bool {
+        !looksInstructionTuned([finetune ?? "", title ?? "", fileName].joined(separator: " ").lowercased())
     }
 
     /// "instruct", "-it", "chat", "sft", "rlhf" or "dpo" as a word of the name.

@@ -1,7 +1,7 @@
-import PromptLanguage
 import Evaluations
 import FoundationModelsRuntime
 import JSON
+import PromptLanguage
 import SwiftSyntax
 
 /// Values of Apple's Evaluations framework as the interpreter holds them.
@@ -175,9 +175,6 @@ extension Interpreter {
         "EvaluationResult", "EvaluationError",
     ]
 
-    /// Framework names the interpreter does not implement, with what to use instead (one list with lint's).
-    static var unsupportedEvaluations: [String: String] { SupportedSwiftChecker.unsupportedFrameworkTypes }
-
     /// Arguments with closure literals left unevaluated (`.null`, syntax kept): they are captured, not called.
     func argumentsKeepingClosures(_ list: LabeledExprListSyntax) async throws -> Arguments {
         var items: [(label: String?, value: Value, syntax: ExprSyntax)] = []
@@ -190,8 +187,9 @@ extension Interpreter {
 
     /// `Metric(...)`, `ModelSample(...)` and the other framework initializers; nil for other names.
     func evaluationsInitializer(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value? {
-        if let advice = Interpreter.unsupportedEvaluations[name] {
-            throw error("\(name) is not supported in prompt files: \(advice)", e)
+        // Lint reports these first (FM313); this guards code run without the diagnostics gate.
+        if let advice = EvaluationsChecks.unsupportedTypes[name] {
+            throw error("the Evaluations type '\(name)' is not supported in prompt files; \(advice)", e)
         }
         guard Interpreter.evaluationsTypes.contains(name) || name.hasPrefix("ModelSample<") || name.hasPrefix("ModelSubject<")
             || name.hasPrefix("Evaluator<") || name.hasPrefix("ModelJudgeEvaluator<") || name.hasPrefix("ToolCallEvaluator<")

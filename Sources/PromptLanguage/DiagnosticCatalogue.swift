@@ -215,5 +215,9 @@ public enum DiagnosticCatalogue {
           "respond, collect, an evaluation's run() and tokenCount are async and can throw. Swift does not compile such a call without `try await`, so prompt files reject it too, with a fix-it that inserts what is missing.",
           example: "#Playground {\n    let session = LanguageModelSession()\n    let response = session.respond(to: \"Hi\")\n    print(response.content)\n}",
           fixed: "#Playground {\n    let session = LanguageModelSession()\n    let response = try await session.respond(to: \"Hi\")\n    print(response.content)\n}"),
+        e(.unsupportedEvaluations, .error, "unsupported-evaluations", "An Evaluations form Apple documents that fmplay does not implement.",
+          "fmplay implements Apple's Evaluations framework as prompt files use it: ArrayLoader datasets of ModelSample values, subject(from:), Evaluator closures and EvaluatorProtocol types, ModelJudgeEvaluator, ToolCallEvaluator, MetricsAggregator, run()/run(info:) and @Test(.evaluates(...)). Other documented forms (JSONLoader, StreamLoader, SampleGenerator, ModelSampleInput, ScoringScale.custom, saving and loading results, test traits other than .evaluates) would be ignored or fail when the block runs, so each is an error naming it and what to write instead.",
+          example: "import Evaluations\n\nstruct Capitals: Evaluation {\n    let dataset = JSONLoader(url: URL(fileURLWithPath: \"capitals.jsonl\"))\n}",
+          fixed: "import Evaluations\n\nstruct Capitals: Evaluation {\n    let dataset = ArrayLoader(samples: [ModelSample(prompt: \"Capital of France?\", expected: \"Paris\")])\n}"),
     ]
 }

@@ -89,6 +89,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case unknownImport = "FM311"
     /// An async or throwing call (`respond`, `collect`, `run`, `tokenCount`) without `try await`, which Swift requires.
     case missingTryAwait = "FM312"
+    /// A form of Apple's Evaluations framework (or a `@Test` trait) that fmplay does not implement.
+    case unsupportedEvaluations = "FM313"
 
     public var defaultSeverity: Severity { DiagnosticCatalogue.entry(self).severity }
 

@@ -120,8 +120,9 @@ public enum PromptAnalyzer {
         diagnostics += phases.measure("tool checks") { ToolChecks(file: file).run() }
         diagnostics += phases.measure("session checks") { SessionChecks(file: file).run() }
         diagnostics += phases.measure("supported Swift") { SupportedSwiftChecker.check(file: file) }
+        diagnostics += phases.measure("evaluations") { EvaluationsChecks(file: file).run() }
         let surface = phases.measure("surface") { SurfaceChecker(file: file).run() }
-        // One error per place: a more specific check (FM304's use cases, FM306's closures) wins over FM310.
+        // One error per place: a more specific check (FM304's use cases, FM306's closures, FM313) wins over FM310.
         diagnostics += surface.diagnostics.filter { found in
             !diagnostics.contains { $0.severity == .error && $0.range.offsets.overlaps(found.range.offsets) }
         }

@@ -201,10 +201,8 @@ extension SupportedSwiftChecker {
            let first = reference.baseName.text.unicodeScalars.first, first.properties.isUppercase,
            !declaredNames.contains(reference.baseName.text), !declaredTypes.contains(reference.baseName.text) {
             let name = reference.baseName.text
-            if let advice = Self.unsupportedFrameworkTypes[name] {
-                unsupported(reference, name, advice)
-            } else if !Self.canConstruct(name), !Self.isToolListElement(call) {
-                // (An undeclared tool in `tools:` is FM301's.)
+            // (An undeclared tool in `tools:` is FM301's, an Evaluations type fmplay does not implement FM313's.)
+            if !Self.canConstruct(name), !Self.isToolListElement(call), EvaluationsChecks.unsupportedTypes[name] == nil {
                 unsupported(reference, "the type '\(name)'",
                             "declare it in this file (a prompt file sees only its own declarations, the FoundationModels API and the standard types)")
             }

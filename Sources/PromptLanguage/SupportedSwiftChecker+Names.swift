@@ -63,14 +63,6 @@ extension SupportedSwiftChecker {
         "LanguageModelFeedback", "Profile",
     ]
 
-    /// Framework types fmplay does not implement, with what to use instead.
-    public static let unsupportedFrameworkTypes: [String: String] = [
-        "JSONLoader": "fmplay has no bundle resources; list the samples in an ArrayLoader",
-        "StreamLoader": "list the samples in an ArrayLoader",
-        "SampleGenerator": "write the samples in an ArrayLoader",
-        "ModelSampleInput": "use ModelSample(prompt:expected:instructions:)",
-    ]
-
     /// The free functions the evaluator provides besides the surface table's global functions.
     public static let standardFunctions: Set<String> = [
         "print", "debugPrint", "dump", "max", "min", "abs", "zip", "stride", "type", "precondition", "assert", "fatalError",

@@ -225,6 +225,12 @@ private final class SurfaceVisitor {
         switch resolution {
         case .found(let entry):
             checkImplicitArguments(node, entry)
+        case .unknownMember(let suggestion) where callee.text == typeName || callee.text == "init":
+            // `StructuredTranscript(prompts:)`: the type is known but has no initializer prompt files can call.
+            let written = "(" + node.arguments.map { ($0.label?.text ?? "_") + ":" }.joined() + ")"
+            diagnostics.append(Diagnostic(
+                .unknownMember, at: source.range(of: callee),
+                "'\(typeName)' cannot be created with \(typeName)\(written) in prompt files" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")))
         case .unknownMember(let suggestion):
             unknownMember(callee, callee.text, on: typeName, suggestion: suggestion, isStatic: isStatic)
         case .noMatchingOverload(let candidates, let unknownLabel):

@@ -18,11 +18,13 @@ final class ModelLocatorTests: XCTestCase {
     /// A HOME with nothing installed (python3 replaced by a missing program).
     private var environment: [String: String] { ["HOME": home, "PYTHON": "/nonexistent/python3"] }
 
-    private func writeModel(_ path: String, architecture: String = "llama", fileType: UInt32 = 3, context: UInt32 = 2048) throws {
+    private func writeModel(_ path: String, architecture: String = "llama", fileType: UInt32 = 3, context: UInt32 = 2048,
+                            title: String = "Tiny", finetune: String? = nil) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         var writer = GGUFWriter()
         writer.set("general.architecture", .string(architecture))
-        writer.set("general.name", "Tiny")
+        writer.set("general.name", .string(title))
+        if let finetune { writer.set("general.finetune", .string(finetune)) }
         writer.set("general.file_type", .uint32(fileType))
         writer.set("\(architecture).context_length", .uint32(context))
         try writer.addTensor(name: "w", type: .q4_1, dimensions: [32, 4], data: [UInt8](repeating: 0, count: 80))
@@ -74,5 +76,18 @@ final class ModelLocatorTests: XCTestCase {
         XCTAssertEqual(summaries.map(\.quantization), ["Q4_K_M", "Q4_0"])
         XCTAssertEqual(summaries.map(\.contextLength), [32768, 2048])
         XCTAssertEqual(summaries[0].parameterCount, 128)
+    }
+
+    /// SmolLM2-135M-Instruct's metadata names no instruct tuning (finetune "8k-lc100k-mix1-ep2"); its
+    /// file name does, so it is not reported as a base model. Gemma 3 270M (pretrained) is.
+    func testBaseModelIsJudgedByFinetuneTitleAndFileName() throws {
+        let instruct = "\(home!)/models/SmolLM2-135M-Instruct.Q4_1.gguf"
+        try writeModel(instruct, title: "Smollm2 135M 8k Lc100K Mix1 Ep2", finetune: "8k-lc100k-mix1-ep2")
+        let base = "\(home!)/models/gemma-3-270m-q4_k_m.gguf"
+        try writeModel(base, architecture: "gemma3", title: "Gemma 3 270m")
+        let summaries = try [instruct, base].map { try ModelSummary(ModelLocator.resolve(explicitPath: $0, environment: environment)) }
+        XCTAssertEqual(summaries.map(\.isBaseModel), [false, true])
+        XCTAssertFalse(summaries[0].warnings.contains { $0.hasPrefix("base model") }, "\(summaries[0].warnings)")
+        XCTAssertTrue(summaries[1].warnings.contains { $0.hasPrefix("base model") }, "\(summaries[1].warnings)")
     }
 }

@@ -221,6 +221,8 @@ final class EvaluationsRunTests: XCTestCase {
             """
         let result = await evaluate(source)
         XCTAssertEqual(result.blocks[0].status, .error)
-        XCTAssertTrue(result.blocks[0].error?.contains("JSONLoader is not supported in prompt files") ?? false, result.blocks[0].error ?? "")
+        // Lint stops it before it runs (FM313), naming the type and what to write instead.
+        let error = result.blocks[0].error ?? ""
+        XCTAssertTrue(error.contains("FM313") && error.contains("'JSONLoader' is not supported in prompt files") && error.contains("ArrayLoader"), error)
     }
 }

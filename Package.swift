@@ -32,6 +32,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+        // HTTP and TLS for server models; server-sent events parsing from swift-openapi-runtime
+        // (mattt/EventSource 1.1.1 does not build on Linux: it needs URLSession.bytes).
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // JSON through json-c, wrapped once.
@@ -64,6 +69,12 @@ let package = Package(
         .target(name: "EmbeddedModel", dependencies: ["FoundationModelsRuntime", "Inference", "Guidance", "Tokenizer"]),
         // Apple's Evaluations framework: metrics, aggregation, trajectories, model judges, reports.
         .target(name: "Evaluations", dependencies: ["FoundationModelsRuntime", "JSON", "Schema"]),
+        // PrivateCloudComputeLanguageModel's backend: an OpenAI-compatible server over HTTP.
+        .target(name: "ServerModel", dependencies: [
+            "FoundationModelsRuntime", "JSON", "Schema",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        ]),
         .target(name: "PlaygroundEvaluator", dependencies: [
             "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface", "Evaluations",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
@@ -79,7 +90,7 @@ let package = Package(
 
         .target(name: "FMPlayCommands", dependencies: [
             "JSON", "Schema", "PromptLanguage", "GGUF", "Tokenizer", "Inference", "Guidance",
-            "FoundationModelsRuntime", "EmbeddedModel", "Evaluations", "PlaygroundEvaluator", "LanguageServer",
+            "FoundationModelsRuntime", "EmbeddedModel", "Evaluations", "ServerModel", "PlaygroundEvaluator", "LanguageServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "fmplay", dependencies: ["FMPlayCommands"]),
@@ -96,10 +107,16 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["GGUF", "Tokenizer", "Kernels", "Inference", "JSON"], exclude: ["Reference"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Schema", "JSON", "GGUF", "Tokenizer", "Inference", "FoundationModelsRuntime", "EmbeddedModel", "PromptLanguage", "PlaygroundEvaluator"]),
         .testTarget(name: "RuntimeTests", dependencies: ["FoundationModelsRuntime", "EmbeddedModel", "Inference", "Schema", "JSON"]),
-        .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Surface", "Inference"],
+        .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface", "Inference"],
                     exclude: ["Differential", "RealWorld"]),
         .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations", "FoundationModelsRuntime", "JSON"]),
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON", "PromptLanguage"]),
         .testTarget(name: "CLITests", dependencies: ["JSON"]),
+        .testTarget(name: "ServerModelTests", dependencies: [
+            "ServerModel", "FoundationModelsRuntime", "JSON", "Schema", "PlaygroundEvaluator", "Inference",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
     ]
 )

@@ -52,7 +52,10 @@ enum LanguageServerBackend {
         return EvaluatorRunner(
             configuration: { settings in
                 var configuration = EvaluationConfiguration(
-                    model: try models.model(path: settings.modelPath), seed: settings.seed ?? GenerationOptions.defaultSeed,
+                    model: try models.model(path: settings.modelPath),
+                    serverModel: try ServerModelFactory.make(url: settings.serverURL, model: settings.serverModel,
+                                                             apiKeyFile: settings.serverAPIKeyFile, environment: environment),
+                    seed: settings.seed ?? GenerationOptions.defaultSeed,
                     maximumResponseTokens: settings.maximumTokens, timeout: settings.timeoutSeconds, cache: cache)
                 configuration.limits = .overriding(memoryMB: settings.memoryLimitMB, stringMB: settings.stringLimitMB,
                                                    elements: settings.elementLimit, outputMB: settings.outputLimitMB)

@@ -78,6 +78,15 @@ public struct RunCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Show how each answer came about: the prompt as the model read it (chat template applied), the stop reason, tool calls and token counts.")
     var verbose = false
 
+    @Option(help: ArgumentHelp("The OpenAI-compatible endpoint serving PrivateCloudComputeLanguageModel (default: $FMPLAY_SERVER_URL).",
+                               discussion: "For example http://127.0.0.1:8080/v1. $FMPLAY_SERVER_MODEL names the model; the API key comes "
+                                   + "from $FMPLAY_SERVER_API_KEY or the file $FMPLAY_SERVER_API_KEY_FILE, never from the command line.",
+                               valueName: "url"))
+    var server: String?
+
+    @Option(help: "How many blocks run at once (default 1). Output is printed in file and block order whatever the value.")
+    var jobs: Int = 1
+
     @Option(help: .hidden)
     var backend: String?
 
@@ -97,6 +106,7 @@ public struct RunCommand: AsyncParsableCommand {
         {
             throw usage(problem)
         }
+        if jobs < 1 || jobs > 64 { throw usage("--jobs must be from 1 to 64") }
 
         if samples < 1 { throw usage("--samples must be at least 1") }
         if let minPassRate, !(0...1).contains(minPassRate) { throw usage("--min-pass-rate must be between 0 and 1 (for example 0.8)") }
@@ -115,6 +125,9 @@ public struct RunCommand: AsyncParsableCommand {
                 }
             }
         }
+        let serverModel: PrivateCloudComputeLanguageModel
+        do { serverModel = try ServerModelFactory.make(url: server) } catch { throw usage("\(error)") }
+
         let selection: PlaygroundEvaluator.Selection = block.map { .named($0) } ?? line.map { .line($0) } ?? .all
         let printer = RunPrinter(format: format, isTerminal: isatty(STDOUT_FILENO) == 1 && format == .text, verbose: verbose)
         let seeds = RunSampling.seeds(base: seed, count: samples)
@@ -125,21 +138,16 @@ public struct RunCommand: AsyncParsableCommand {
             for (index, runSeed) in seeds.enumerated() {
                 if several { printer.runStarted(model: label, sample: index + 1, of: seeds.count, seed: runSeed) }
                 var configuration = EvaluationConfiguration(
-                    model: languageModel, seed: runSeed, temperature: temperature, maximumResponseTokens: maxTokens ?? Self.defaultMaximumTokens,
+                    model: languageModel, serverModel: serverModel, seed: runSeed, temperature: temperature,
+                    maximumResponseTokens: maxTokens ?? Self.defaultMaximumTokens,
                     timeout: timeout, cache: noCache ? nil : ResultCache(directory: ResultCache.defaultDirectory(environment: environment)))
                 configuration.limits = limits
                 let evaluator = PlaygroundEvaluator(configuration: configuration)
-                var results: [FileResult] = []
-                for path in files {
-                    guard let data = FileManager.default.contents(atPath: path), let source = String(data: data, encoding: .utf8) else {
-                        let result = FileResult(path: path, blocks: [], error: "cannot read \(path) as UTF-8 text")
-                        printer.fileFailed(result)
-                        results.append(result)
-                        continue
-                    }
-                    printer.fileStarted(path, source: source)
-                    let result = await evaluator.evaluate(source: source, path: path, selection: selection) { event in printer.handle(event) }
-                    results.append(result)
+                let results: [FileResult]
+                if jobs > 1 {
+                    results = await RunScheduler(evaluator: evaluator, selection: selection, jobs: jobs).run(files: files, printer: printer)
+                } else {
+                    results = await runInOrder(files, evaluator: evaluator, selection: selection, printer: printer)
                 }
                 runs.append(RunSampling.Run(model: label, seed: runSeed, files: results))
             }
@@ -166,6 +174,24 @@ public struct RunCommand: AsyncParsableCommand {
             return
         }
         if !results.allSatisfy(\.succeeded) { throw ExitCode(1) }
+    }
+
+    /// One block after the other, printing as results arrive.
+    private func runInOrder(_ files: [String], evaluator: PlaygroundEvaluator, selection: PlaygroundEvaluator.Selection,
+                            printer: RunPrinter) async -> [FileResult] {
+        var results: [FileResult] = []
+        for path in files {
+            guard let data = FileManager.default.contents(atPath: path), let source = String(data: data, encoding: .utf8) else {
+                let result = FileResult(path: path, blocks: [], error: "cannot read \(path) as UTF-8 text")
+                printer.fileFailed(result)
+                results.append(result)
+                continue
+            }
+            printer.fileStarted(path, source: source)
+            let result = await evaluator.evaluate(source: source, path: path, selection: selection) { event in printer.handle(event) }
+            results.append(result)
+        }
+        return results
     }
 
     /// `EvaluationLimits` with the options given.

@@ -103,6 +103,7 @@ final class RunPrinter: @unchecked Sendable {
             if let tps = result.tokensPerSecond, tps > 0 { stats += String(format: " · %.1f tok/s", tps) }
             if result.kind == .stream { stats += " · \(result.snapshots) snapshots" }
             if verbose, let stop = result.stopReason { stats += " · stop: \(stop)" }
+            if verbose, let model = result.model { stats += " · model: \(model)" }
             out += String(repeating: " ", count: prefix.count) + (isTerminal ? "\u{1B}[2m\(stats)\u{1B}[0m" : stats) + "\n"
             if verbose, let prompt = result.renderedPrompt {
                 let indent = String(repeating: " ", count: prefix.count)

@@ -14,6 +14,8 @@ public enum GenerationError: Error, Sendable, Hashable, CustomStringConvertible 
     case rateLimited(Context)
     case concurrentRequests(Context)
     case refusal(Context)
+    /// 27.0's `LanguageModelError.timeout`: no response in time (server models).
+    case timeout(Context)
 
     /// The case name as written in Swift, e.g. "exceededContextWindowSize".
     public var caseName: String {
@@ -27,6 +29,7 @@ public enum GenerationError: Error, Sendable, Hashable, CustomStringConvertible 
         case .rateLimited: "rateLimited"
         case .concurrentRequests: "concurrentRequests"
         case .refusal: "refusal"
+        case .timeout: "timeout"
         }
     }
 
@@ -34,7 +37,7 @@ public enum GenerationError: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case .exceededContextWindowSize(let c), .assetsUnavailable(let c), .guardrailViolation(let c),
              .unsupportedGuide(let c), .unsupportedLanguageOrLocale(let c), .decodingFailure(let c),
-             .rateLimited(let c), .concurrentRequests(let c), .refusal(let c):
+             .rateLimited(let c), .concurrentRequests(let c), .refusal(let c), .timeout(let c):
             c
         }
     }

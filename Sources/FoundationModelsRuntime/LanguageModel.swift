@@ -74,11 +74,15 @@ public struct GenerationRequest: Sendable, Hashable {
     /// 27: how much the model should reason first (`ContextOptions.reasoningLevel`,
     /// `.reasoningLevel(_:)`); only sent to models that `supportsReasoning`.
     public var reasoningLevel: ReasoningLevel?
+    /// Whether the caller streams the response (`streamResponse`): a server
+    /// model then asks for server-sent events; otherwise one JSON answer.
+    public var streaming: Bool
 
     public init(transcript: Transcript, schema: GenerationSchema? = nil, includeSchemaInPrompt: Bool = true,
                 tools: [Transcript.ToolDefinition] = [], options: GenerationOptions = GenerationOptions(),
-                seed: UInt64 = GenerationOptions.defaultSeed, reasoningLevel: ReasoningLevel? = nil) {
+                seed: UInt64 = GenerationOptions.defaultSeed, reasoningLevel: ReasoningLevel? = nil, streaming: Bool = false) {
         self.reasoningLevel = reasoningLevel
+        self.streaming = streaming
         self.transcript = transcript
         self.schema = schema
         self.includeSchemaInPrompt = includeSchemaInPrompt
@@ -154,9 +158,12 @@ public struct GenerationStatistics: Sendable, Hashable {
     public var renderedPrompt: String?
     /// Why generation stopped (of the last turn, for a response with tool rounds).
     public var stopReason: ResponseStopReason?
+    /// The name of the model that answered (the last turn's: a profile's `.model(...)` can switch it).
+    public var modelName: String?
 
     public init(usage: Usage = Usage(), timeToFirstToken: Double = 0, tokensPerSecond: Double = 0,
-                renderedPrompt: String? = nil, stopReason: ResponseStopReason? = nil) {
+                renderedPrompt: String? = nil, stopReason: ResponseStopReason? = nil, modelName: String? = nil) {
+        self.modelName = modelName
         self.usage = usage
         self.timeToFirstToken = timeToFirstToken
         self.tokensPerSecond = tokensPerSecond

@@ -193,11 +193,14 @@ public final class LanguageModelSession: Sendable {
     }
 
     /// Guided by `schema`; a nil schema streams free text as string content.
+    /// `serverSentEvents: false` asks a server model for one JSON answer
+    /// instead of an event stream (its usage is then exact: llama-cpp-python
+    /// reports none in a stream); the embedded model streams either way.
     public func streamResponse(to prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
                                options: GenerationOptions = GenerationOptions(),
-                               reasoningLevel: ReasoningLevel? = nil) -> ResponseStream<GeneratedContent> {
+                               reasoningLevel: ReasoningLevel? = nil, serverSentEvents: Bool = true) -> ResponseStream<GeneratedContent> {
         ResponseStream(session: self, prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options,
-                       reasoningLevel: reasoningLevel)
+                       reasoningLevel: reasoningLevel, serverSentEvents: serverSentEvents)
     }
 
     public func streamResponse<Content: Generable>(to prompt: Prompt, generating type: Content.Type = Content.self,
@@ -318,7 +321,7 @@ public final class LanguageModelSession: Sendable {
     }
 
     func run(prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool, options: GenerationOptions,
-             reasoningLevel: ReasoningLevel? = nil,
+             reasoningLevel: ReasoningLevel? = nil, streaming: Bool = false,
              onProgress: @Sendable (Progress) -> Void) async throws -> RawResponse {
         // Claim the session and record the prompt on a working copy.
         let start = ContinuousClock.now
@@ -341,7 +344,7 @@ public final class LanguageModelSession: Sendable {
         var partialText = ""
         do {
             return try await respond(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
-                                     callSiteOptions: options, reasoningLevel: reasoningLevel, start: start,
+                                     callSiteOptions: options, reasoningLevel: reasoningLevel, streaming: streaming, start: start,
                                      working: &working, newID: newID, events: &events, policy: &policy,
                                      partialText: &partialText, onProgress: onProgress)
         } catch {
@@ -363,7 +366,7 @@ public final class LanguageModelSession: Sendable {
     }
 
     private func respond(prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool, callSiteOptions: GenerationOptions,
-                         reasoningLevel callSiteReasoning: ReasoningLevel?, start: ContinuousClock.Instant,
+                         reasoningLevel callSiteReasoning: ReasoningLevel?, streaming: Bool, start: ContinuousClock.Instant,
                          working: inout Transcript, newID: () -> String, events: inout [LifecycleEvent],
                          policy: inout TranscriptErrorHandlingPolicy?, partialText: inout String,
                          onProgress: @Sendable (Progress) -> Void) async throws -> RawResponse {
@@ -379,12 +382,14 @@ public final class LanguageModelSession: Sendable {
         var tokensPerSecond = 0.0
         var renderedPrompt: String?
         var stopReason: ResponseStopReason?
+        var answeringModel = model.name
         var rounds = 0
 
         while true {
             try Task.checkCancellation()
             let inference = try await prepareInference(&working, newID: newID, events: &events)
             let resolved = inference.resolved
+            answeringModel = inference.model.name
             if let profilePolicy = resolved?.transcriptErrorHandlingPolicy { policy = profilePolicy }
             if rounds == 0, let resolved, !resolved.onPrompt.isEmpty {
                 events.append(LifecycleEvent(kind: .onPrompt, detail: ""))
@@ -411,7 +416,7 @@ public final class LanguageModelSession: Sendable {
             }
             let request = GenerationRequest(transcript: view, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
                                             tools: mode == .disallowed ? [] : tools.map(\.definition), options: options,
-                                            seed: defaultSeed, reasoningLevel: reasoningLevel)
+                                            seed: defaultSeed, reasoningLevel: reasoningLevel, streaming: streaming)
             var text = ""
             var reasoning = ""
             var tokens = 0
@@ -558,7 +563,7 @@ public final class LanguageModelSession: Sendable {
         return RawResponse(content: content, entries: added,
                            statistics: GenerationStatistics(usage: usage, timeToFirstToken: timeToFirstToken ?? 0,
                                                             tokensPerSecond: tokensPerSecond, renderedPrompt: renderedPrompt,
-                                                            stopReason: stopReason),
+                                                            stopReason: stopReason, modelName: answeringModel),
                            events: events)
     }
 

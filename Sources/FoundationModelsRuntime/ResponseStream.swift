@@ -15,9 +15,9 @@ public struct ResponseStream<Content: Generable>: AsyncSequence, Sendable {
     private let run: StreamRun<Content>
 
     init(session: LanguageModelSession, prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool,
-         options: GenerationOptions, reasoningLevel: ReasoningLevel? = nil) {
+         options: GenerationOptions, reasoningLevel: ReasoningLevel? = nil, serverSentEvents: Bool = true) {
         run = StreamRun(session: session, prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
-                        options: options, reasoningLevel: reasoningLevel)
+                        options: options, reasoningLevel: reasoningLevel, serverSentEvents: serverSentEvents)
     }
 
     public func makeAsyncIterator() -> AsyncThrowingStream<Snapshot, any Error>.AsyncIterator {
@@ -45,10 +45,12 @@ final class StreamRun<Content: Generable>: Sendable {
     private let includeSchemaInPrompt: Bool
     private let options: GenerationOptions
     private let reasoningLevel: ReasoningLevel?
+    private let serverSentEvents: Bool
 
     init(session: LanguageModelSession, prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool,
-         options: GenerationOptions, reasoningLevel: ReasoningLevel?) {
+         options: GenerationOptions, reasoningLevel: ReasoningLevel?, serverSentEvents: Bool) {
         self.reasoningLevel = reasoningLevel
+        self.serverSentEvents = serverSentEvents
         self.session = session
         self.prompt = prompt
         self.schema = schema
@@ -73,7 +75,7 @@ final class StreamRun<Content: Generable>: Sendable {
         let task = Task { [self] in
             do {
                 let raw = try await session.run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
-                                                options: options, reasoningLevel: reasoningLevel) { progress in
+                                                options: options, reasoningLevel: reasoningLevel, streaming: serverSentEvents) { progress in
                     guard let partial = try? Content.partiallyGenerated(from: progress.content) else { return }
                     continuation.yield(.init(content: partial, rawContent: progress.content, tokenCount: progress.tokens))
                 }

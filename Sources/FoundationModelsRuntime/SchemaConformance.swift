@@ -4,14 +4,16 @@ extension GenerationSchema {
     /// The ways `content` fails to be a value of this schema, each with the
     /// JSON path where it fails (empty when it conforms). Checks types,
     /// required properties, unknown keys, enum cases and every guide except
-    /// `pattern` (guided generation enforces that one; see Guidance).
-    public func violations(of content: GeneratedContent) -> [String] {
+    /// `pattern` (guided generation enforces that one; see Guidance), unless
+    /// `checkPatterns` is set: output that no grammar constrained (a server's)
+    /// is matched against each pattern as a whole-string regex.
+    public func violations(of content: GeneratedContent, checkPatterns: Bool = false) -> [String] {
         var problems: [String] = []
-        check(content, against: root, path: "$", depth: 0, into: &problems)
+        check(content, against: root, path: "$", depth: 0, patterns: checkPatterns, into: &problems)
         return problems
     }
 
-    private func check(_ content: GeneratedContent, against type: SchemaType, path: String, depth: Int,
+    private func check(_ content: GeneratedContent, against type: SchemaType, path: String, depth: Int, patterns: Bool,
                        into problems: inout [String]) {
         guard depth < 64 else { problems.append("\(path): nested too deeply"); return }
         switch type {
@@ -24,6 +26,13 @@ extension GenerationSchema {
             }
             if let choices = guides.anyOf, !choices.contains(string) {
                 problems.append("\(path): \"\(string)\" is not one of \(choices)")
+            }
+            if patterns, let pattern = guides.pattern {
+                if let regex = try? Regex(pattern) {
+                    if (try? regex.wholeMatch(in: string)) == nil { problems.append("\(path): \"\(string)\" does not match /\(pattern)/") }
+                } else {
+                    problems.append("\(path): the pattern /\(pattern)/ cannot be checked here")
+                }
             }
         case .integer(let guides), .number(let guides):
             guard let number = content.numberValue else { problems.append("\(path): expected a number"); return }
@@ -43,7 +52,7 @@ extension GenerationSchema {
                 problems.append("\(path): \(elements.count) elements, at most \(maximum) allowed")
             }
             for (i, value) in elements.enumerated() {
-                check(value, against: element, path: "\(path)[\(i)]", depth: depth + 1, into: &problems)
+                check(value, against: element, path: "\(path)[\(i)]", depth: depth + 1, patterns: patterns, into: &problems)
             }
         case .reference(let name):
             guard let definition = definition(named: name) else {
@@ -52,7 +61,7 @@ extension GenerationSchema {
             }
             switch definition.kind {
             case .object(let properties):
-                checkObject(content, properties: properties, typeName: name, path: path, depth: depth, into: &problems)
+                checkObject(content, properties: properties, typeName: name, path: path, depth: depth, patterns: patterns, into: &problems)
             case .enumeration(let cases):
                 if let caseName = content.stringValue {
                     guard let match = cases.first(where: { $0.name == caseName }) else {
@@ -70,18 +79,18 @@ extension GenerationSchema {
                     return
                 }
                 checkObject(pairs[0].value, properties: match.associatedValues, typeName: "\(name).\(match.name)",
-                            path: "\(path).\(match.name)", depth: depth + 1, into: &problems)
+                            path: "\(path).\(match.name)", depth: depth + 1, patterns: patterns, into: &problems)
             }
         }
     }
 
     private func checkObject(_ content: GeneratedContent, properties: [Property], typeName: String, path: String,
-                             depth: Int, into problems: inout [String]) {
+                             depth: Int, patterns: Bool, into problems: inout [String]) {
         guard case .structure = content.kind else { problems.append("\(path): expected an object of type \(typeName)"); return }
         for property in properties {
             let value = content[property.name]
             if let value, !(property.isOptional && value.kind == .null) {
-                check(value, against: property.type, path: "\(path).\(property.name)", depth: depth + 1, into: &problems)
+                check(value, against: property.type, path: "\(path).\(property.name)", depth: depth + 1, patterns: patterns, into: &problems)
             } else if value == nil, !property.isOptional {
                 problems.append("\(path): missing property '\(property.name)' of \(typeName)")
             }

@@ -37,6 +37,12 @@ public struct ServerConfiguration: Sendable, Equatable {
         [timeoutSeconds.map { "\($0)" }, memoryLimitMB.map(String.init), stringLimitMB.map(String.init),
          elementLimit.map(String.init), outputLimitMB.map(String.init)].map { $0 ?? "-" }.joined(separator: ",")
     }
+    /// The OpenAI-compatible endpoint behind `PrivateCloudComputeLanguageModel`; nil: $FMPLAY_SERVER_URL.
+    public var serverURL: String?
+    /// The model name sent to it; nil: $FMPLAY_SERVER_MODEL, else the server's first.
+    public var serverModel: String?
+    /// A file holding its API key; nil: $FMPLAY_SERVER_API_KEY(_FILE). The key itself is never a setting.
+    public var serverAPIKeyFile: String?
 
     public init() {}
 
@@ -53,6 +59,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         ("stringLimitMB", "largest string a block may build, in MB (default 16)"),
         ("elementLimit", "largest array or dictionary, in elements (default 1000000)"),
         ("outputLimitMB", "output a block may print, in MB (default 16)"),
+        ("serverURL", "OpenAI-compatible endpoint for PrivateCloudComputeLanguageModel, e.g. http://127.0.0.1:8080/v1 (default: $FMPLAY_SERVER_URL)"),
+        ("serverModel", "model name sent to the server (default: $FMPLAY_SERVER_MODEL, else the server's first model)"),
+        ("serverAPIKeyFile", "file with the server's API key (default: $FMPLAY_SERVER_API_KEY or $FMPLAY_SERVER_API_KEY_FILE)"),
     ]
 
     /// Every key `apply` accepts (documented keys and their aliases).
@@ -112,6 +121,14 @@ public struct ServerConfiguration: Sendable, Equatable {
                 } else {
                     problems.append("setting \(key) must be an integer from \(range.lowerBound) to \(range.upperBound), not \(member.kindDescription)")
                 }
+            case "serverURL", "serverModel", "serverAPIKeyFile":
+                if member.isNull {
+                    setServer(key, nil)
+                } else if let text = member.stringValue, !text.isEmpty {
+                    setServer(key, text)
+                } else {
+                    problems.append("setting \(key) must be a non-empty string, not \(member.kindDescription)")
+                }
             case "hintLength":
                 if let n = member.intValue, n >= 8, n <= 1000 { hintLength = n } else {
                     problems.append("setting hintLength must be an integer from 8 to 1000, not \(member.kindDescription)")
@@ -121,5 +138,13 @@ public struct ServerConfiguration: Sendable, Equatable {
             }
         }
         return problems
+    }
+
+    private mutating func setServer(_ key: String, _ value: String?) {
+        switch key {
+        case "serverURL": serverURL = value
+        case "serverModel": serverModel = value
+        default: serverAPIKeyFile = value
+        }
     }
 }

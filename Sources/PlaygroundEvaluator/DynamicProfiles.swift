@@ -174,8 +174,11 @@ extension Interpreter {
 
     /// Any model value a prompt file can hold, as a `LanguageModel`.
     func languageModel(from value: Value) -> (any LanguageModel)? {
-        if case .model(let model) = value { return model }
-        return nil
+        switch value {
+        case .model(let model): return model
+        case .serverModel(let model): return model
+        default: return nil
+        }
     }
 
     func reasoningLevel(_ value: Value, _ node: some SyntaxProtocol) throws -> ReasoningLevel {

@@ -9,8 +9,8 @@ import SwiftSyntax
 public struct EvaluationConfiguration: Sendable {
     /// The backend of `SystemLanguageModel.default`; nil reads as `.unavailable(.modelNotReady)`.
     public var model: (any LanguageModel)?
-    /// The backend of `PrivateCloudComputeLanguageModel()`; nil reads as unavailable.
-    public var serverModel: (any LanguageModel)?
+    /// `PrivateCloudComputeLanguageModel()` (its backend nil when no server is configured).
+    public var serverModel: PrivateCloudComputeLanguageModel
     /// The seed used unless the file's `GenerationOptions` give one.
     public var seed: UInt64
     /// Defaults for options the file does not set.
@@ -23,7 +23,7 @@ public struct EvaluationConfiguration: Sendable {
     /// Memory, output and nesting limits per block (see `EvaluationLimits`).
     public var limits: EvaluationLimits = .default
 
-    public init(model: (any LanguageModel)?, serverModel: (any LanguageModel)? = nil, seed: UInt64 = GenerationOptions.defaultSeed,
+    public init(model: (any LanguageModel)?, serverModel: PrivateCloudComputeLanguageModel = .init(backend: nil), seed: UInt64 = GenerationOptions.defaultSeed,
                 temperature: Double? = nil, maximumResponseTokens: Int? = nil, timeout: Double? = nil, cache: ResultCache? = nil) {
         self.model = model
         self.serverModel = serverModel
@@ -44,7 +44,7 @@ public struct EvaluationConfiguration: Sendable {
 
     /// What besides the source decides a block's results (for cache keys).
     var identity: String {
-        "model=\(model?.identity ?? "none");server=\(serverModel?.identity ?? "none");seed=\(seed);"
+        "model=\(model?.identity ?? "none");server=\(serverModel.identity);seed=\(seed);"
             + "temperature=\(temperature.map { "\($0)" } ?? "-");maxTokens=\(maximumResponseTokens.map(String.init) ?? "-")"
     }
 }
@@ -154,7 +154,7 @@ final class EvaluationContext: @unchecked Sendable {
         SystemLanguageModel(base: configuration.model, useCase: useCase)
     }
 
-    func serverModel() -> SystemLanguageModel { SystemLanguageModel(base: configuration.serverModel) }
+    func serverModel() -> PrivateCloudComputeLanguageModel { configuration.serverModel }
 
     func schema(forType name: String) -> GenerationSchema? {
         guard let type = file.resolveType(name, in: nil) else { return nil }

@@ -35,10 +35,13 @@ public struct EvaluationResult: Sendable, Hashable {
     public var stopReason: String?
     /// For `.evaluation`: every sample with its output and metrics, and the summary.
     public var evaluation: EvaluationReport?
+    /// The model that answered (its name), for responses and streams.
+    public var model: String?
 
     public init(kind: Kind, line: Int, column: Int, endLine: Int, endColumn: Int, iteration: Int = 0, typeName: String? = nil,
                 content: JSONValue, text: String, usage: Usage? = nil, timeToFirstToken: Double? = nil, tokensPerSecond: Double? = nil,
-                snapshots: Int = 0, toolCalls: [ToolCallRecord] = [], transcript: String? = nil) {
+                snapshots: Int = 0, toolCalls: [ToolCallRecord] = [], transcript: String? = nil, model: String? = nil) {
+        self.model = model
         self.kind = kind
         self.line = line
         self.column = column
@@ -133,6 +136,7 @@ extension EvaluationResult {
         if let renderedPrompt { object["renderedPrompt"] = .string(renderedPrompt) }
         if let stopReason { object["stopReason"] = .string(stopReason) }
         if let evaluation { object["evaluation"] = evaluation.json }
+        if let model { object["model"] = .string(model) }
         return .object(object)
     }
 
@@ -152,7 +156,7 @@ extension EvaluationResult {
                       ToolCallRecord(name: $0["name"]?.stringValue ?? "", arguments: $0["arguments"] ?? .null,
                                      output: $0["output"]?.stringValue ?? "")
                   },
-                  transcript: json["transcript"]?.stringValue)
+                  transcript: json["transcript"]?.stringValue, model: json["model"]?.stringValue)
         self.lifecycle = (json["lifecycle"]?.arrayValue ?? []).compactMap(\.stringValue)
         if let report = json["evaluation"] { evaluation = EvaluationReport(json: report) }
         renderedPrompt = json["renderedPrompt"]?.stringValue

@@ -262,7 +262,7 @@ extension Interpreter {
             }
             var matchModel: (any LanguageModel)?
             if let model = args.value("argumentMatchModel") {
-                guard case .model(let m) = model else { throw error("argumentMatchModel: must be a language model", e) }
+                guard let m = languageModel(from: model) else { throw error("argumentMatchModel: must be a language model", e) }
                 matchModel = m
             }
             return .evaluations(.evaluator(.toolCall(allPass: allPass, percentagePass: percentagePass, argumentMatchModel: matchModel)))
@@ -289,7 +289,7 @@ extension Interpreter {
     func makeJudge(_ args: Arguments, pairwise: Bool, _ e: FunctionCallExprSyntax) async throws -> Value {
         var model: any LanguageModel = context.systemModel(useCase: .general)
         if let judge = args.value("judge") {
-            guard case .model(let m) = judge else {
+            guard let m = languageModel(from: judge) else {
                 throw error("judge: must be a language model (SystemLanguageModel.default or PrivateCloudComputeLanguageModel())", e)
             }
             model = m

@@ -46,6 +46,9 @@ final class Interpreter: @unchecked Sendable {
     var servingSessions: [LanguageModelSession] = []
     /// The result `EvaluationContext.current` answers inside a `@Test(.evaluates(...))` block.
     var currentEvaluation: EvaluationRunValue?
+    /// Set when the block read the server model's availability or quota, or a
+    /// server request failed for a passing reason: its results are not cached.
+    var readsServerState = false
     /// How deep user calls are nested (bounded by `maximumCallDepth`).
     var callDepth = 0
     /// The type whose method, initializer or closure is running (static members and `Self`).

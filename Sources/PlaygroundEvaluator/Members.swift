@@ -40,6 +40,8 @@ extension Interpreter {
         case "revertTranscript": return .errorPolicy(.revertTranscript)
         case "preserveTranscript": return .errorPolicy(.preserveTranscript)
         case "available": return .enumCase(type: "SystemLanguageModel.Availability", name: "available", payload: [])
+        case "systemNotReady":
+            return .enumCase(type: "PrivateCloudComputeLanguageModel.Availability.UnavailableReason", name: name, payload: [])
         case "modelNotReady", "deviceNotEligible", "appleIntelligenceNotEnabled":
             return .enumCase(type: "SystemLanguageModel.Availability.UnavailableReason", name: name, payload: [])
         // Double's statics where a Double is expected (`let x: Double = .infinity`, `-.infinity`).

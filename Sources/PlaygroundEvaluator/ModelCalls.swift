@@ -10,9 +10,9 @@ extension Interpreter {
     /// string, an `Instructions` value or a trailing builder closure.
     func makeSession(_ e: FunctionCallExprSyntax) async throws -> Value {
         let args = try await arguments(e.arguments)
-        var model = context.systemModel(useCase: .general)
+        var model: any LanguageModel = context.systemModel(useCase: .general)
         if let value = args.value("model") {
-            guard case .model(let m) = value else { throw error("model: must be a SystemLanguageModel", e) }
+            guard let m = languageModel(from: value) else { throw error("model: must be a SystemLanguageModel or PrivateCloudComputeLanguageModel", e) }
             model = m
         }
         var tools: [any Tool] = []
@@ -109,14 +109,18 @@ extension Interpreter {
                                                 reasoningLevel: reasoningLevel)
             return .stream(StreamValue(stream: stream, typeName: typeName, schema: schema, site: callSite, session: session))
         }
-        // Run as a stream so clients see progress live; the result is the same Response.
+        // Run as a stream so clients see progress live; the result is the same Response. A server model
+        // answers it in one JSON response, as respond(to:) asks: its usage is exact (llama-cpp-python
+        // reports none in a stream).
         let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options,
-                                            reasoningLevel: reasoningLevel)
-        for try await snapshot in stream {
-            recorder.publishSnapshot(callSite, kind: .response, typeName: typeName, value: convert(snapshot.rawContent, schema: schema),
-                                     tokens: snapshot.tokenCount)
+                                            reasoningLevel: reasoningLevel, serverSentEvents: false)
+        let response = try await watchingServerState {
+            for try await snapshot in stream {
+                recorder.publishSnapshot(callSite, kind: .response, typeName: typeName, value: convert(snapshot.rawContent, schema: schema),
+                                         tokens: snapshot.tokenCount)
+            }
+            return try await stream.collect()
         }
-        let response = try await stream.collect()
         let value = ResponseValue(content: try await generated(response.rawContent, schema: schema), rawContent: response.rawContent,
                                   entries: response.transcriptEntries, usage: response.usage)
         recorder.recordResponse(callSite, kind: .response, typeName: typeName, value: value, statistics: response.statistics,
@@ -128,16 +132,18 @@ extension Interpreter {
     func iterate(_ stream: StreamValue, _ loop: ForStmtSyntax) async throws -> Flow {
         var count = 0
         var result: Flow = .normal
-        for try await snapshot in stream.stream {
-            count += 1
-            let value = convert(snapshot.rawContent, schema: stream.schema)
-            recorder.publishSnapshot(stream.site, kind: .stream, typeName: stream.typeName, value: value, tokens: snapshot.tokenCount)
-            let flow = try await withScope { () -> Flow in
-                try bind(loop.pattern, to: .snapshot(content: value, raw: snapshot.rawContent))
-                return try await execute(loop.body.statements)
+        try await watchingServerState {
+            for try await snapshot in stream.stream {
+                count += 1
+                let value = convert(snapshot.rawContent, schema: stream.schema)
+                recorder.publishSnapshot(stream.site, kind: .stream, typeName: stream.typeName, value: value, tokens: snapshot.tokenCount)
+                let flow = try await withScope { () -> Flow in
+                    try bind(loop.pattern, to: .snapshot(content: value, raw: snapshot.rawContent))
+                    return try await execute(loop.body.statements)
+                }
+                if case .breakLoop = flow { break }
+                if case .returned = flow { result = flow; break }
             }
-            if case .breakLoop = flow { break }
-            if case .returned = flow { result = flow; break }
         }
         if let response = try? await stream.stream.collect() {
             try await recordStream(stream, response, snapshots: count)
@@ -147,14 +153,27 @@ extension Interpreter {
 
     func collect(_ stream: StreamValue) async throws -> Value {
         var count = 0
-        for try await snapshot in stream.stream {
-            count += 1
-            recorder.publishSnapshot(stream.site, kind: .stream, typeName: stream.typeName, value: convert(snapshot.rawContent, schema: stream.schema),
-                                     tokens: snapshot.tokenCount)
+        let response = try await watchingServerState {
+            for try await snapshot in stream.stream {
+                count += 1
+                recorder.publishSnapshot(stream.site, kind: .stream, typeName: stream.typeName, value: convert(snapshot.rawContent, schema: stream.schema),
+                                         tokens: snapshot.tokenCount)
+            }
+            return try await stream.stream.collect()
         }
-        let response = try await stream.stream.collect()
         let value = try await recordStream(stream, response, snapshots: count)
         return .response(value)
+    }
+
+    /// Runs a model request. A failure that says something about the server's state now (quota,
+    /// network, service) marks the block's results uncacheable, even when the prompt file catches it.
+    func watchingServerState<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            if Self.dependsOnServerState(error) { readsServerState = true }
+            throw error
+        }
     }
 
     @discardableResult

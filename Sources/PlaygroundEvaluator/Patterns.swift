@@ -160,6 +160,7 @@ extension Interpreter {
         if let generation = error as? GenerationError { return generation.caseName == caseName }
         if let usage = error as? SessionUsageError { return usage.caseName == caseName }
         if let model = error as? LanguageModelError { return model.caseName == caseName }
+        if let server = error as? PrivateCloudComputeLanguageModel.Error { return server.caseName == caseName }
         if let thrown = error as? ThrownValue, case .enumCase(_, let name, _) = thrown.value { return name == caseName }
         return false
     }
@@ -230,16 +231,13 @@ extension Interpreter {
         if errorIs(error, typeName: head) { return [] }
         guard errorMatches(error, caseName: caseName) else { return nil }
         var bindings: [(String, Value)] = []
-        if let open = text.firstIndex(of: "("), let generation = error as? GenerationError {
+        if let open = text.firstIndex(of: "("), let context = Self.errorPayload(error) {
             // The payload: the context, after a Refusal for `.refusal(let refusal, let context)`.
             let names = text[text.index(after: open)...].dropLast().split(separator: ",").map {
                 $0.replacingOccurrences(of: "let ", with: "").replacingOccurrences(of: "var ", with: "").trimmingCharacters(in: .whitespaces)
             }
-            let context = Value.structure(type: "GenerationError.Context", fields: [
-                (name: "debugDescription", value: .string(generation.context.debugDescription)),
-            ])
             var payload = [context]
-            if generation.caseName == "refusal" {
+            if let generation = error as? GenerationError, generation.caseName == "refusal" {
                 payload.insert(.structure(type: "GenerationError.Refusal", fields: [
                     (name: "description", value: .string(generation.context.debugDescription)),
                 ]), at: 0)
@@ -249,12 +247,24 @@ extension Interpreter {
         return bindings
     }
 
+    /// What `catch X.caseName(let info)` binds: the case's payload.
+    static func errorPayload(_ error: any Error) -> Value? {
+        if let generation = error as? GenerationError {
+            return .structure(type: "GenerationError.Context", fields: [
+                (name: "debugDescription", value: .string(generation.context.debugDescription)),
+            ])
+        }
+        if let server = error as? PrivateCloudComputeLanguageModel.Error { return Builtins.serverErrorPayload(server) }
+        return nil
+    }
+
     func errorIs(_ error: any Error, typeName: String) -> Bool {
         let last = typeName.split(separator: ".").last.map(String.init) ?? typeName
         if typeName == "LanguageModelSession.Error" { return error is SessionUsageError }
         switch last {
         case "GenerationError": return error is GenerationError
         case "LanguageModelError": return error is GenerationError || error is LanguageModelError
+        case "Error" where typeName.hasSuffix("PrivateCloudComputeLanguageModel.Error"): return error is PrivateCloudComputeLanguageModel.Error
         case "ToolCallError": return error is ToolCallError
         case "Error": return true
         default:

@@ -20,6 +20,13 @@ public struct PlaygroundEvaluator: Sendable {
         case named(String)
         /// The block containing this 1-based line.
         case line(Int)
+        /// The block with this index in the file (`BlockResult.index`); `fmplay run --jobs` runs blocks one by one.
+        case index(Int)
+    }
+
+    /// The indices of the blocks `selection` picks in `source`, in order.
+    public static func blockIndices(source: String, selection: Selection) -> [Int] {
+        PromptAnalyzer.analyze(source).file.playgrounds.filter { selects(selection, $0) }.map(\.index)
     }
 
     public var configuration: EvaluationConfiguration
@@ -45,6 +52,7 @@ public struct PlaygroundEvaluator: Sendable {
         case .all: true
         case .named(let name): block.name == name || block.displayName == name
         case .line(let line): block.range.start.line <= line && line <= block.range.end.line
+        case .index(let index): block.index == index
         }
     }
 
@@ -109,12 +117,15 @@ public struct PlaygroundEvaluator: Sendable {
                                  endColumn: range.end.column, message: message)
             result.status = .error
             result.error = "\(path):\(range.start.line):\(range.start.column): \(message)"
-            cacheable = !(failure is CancellationError || failure is TimeoutError || (failure as? InterpreterError)?.isLimit == true)
+            cacheable = !(failure is CancellationError || failure is TimeoutError || (failure as? InterpreterError)?.isLimit == true
+                || Interpreter.dependsOnServerState(failure))
         } else if let failed = recorder.results.first(where: { $0.kind == .error }) {
             // A failed #expect records its failure and lets the test continue, as Swift Testing does.
             result.status = .error
             result.error = "\(path):\(failed.line):\(failed.column): \(failed.text)"
         }
+        // What the server said about itself (availability, quota) holds only now.
+        if interpreter.readsServerState { cacheable = false }
         result.results = recorder.results
         if cacheable { configuration.cache?.store(key, results: result.results) }
         onEvent(.blockFinished(path: path, block: result))

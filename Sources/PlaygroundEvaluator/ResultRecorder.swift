@@ -61,7 +61,7 @@ final class ResultRecorder: @unchecked Sendable {
             text: value.content.description, usage: statistics.usage, timeToFirstToken: statistics.timeToFirstToken,
             tokensPerSecond: statistics.tokensPerSecond, snapshots: snapshots,
             toolCalls: toolCalls.map { ToolCallRecord(name: $0.call.toolName, arguments: $0.call.arguments.jsonValue, output: $0.output) },
-            transcript: transcript?.description)
+            transcript: transcript?.description, model: statistics.modelName)
         result.lifecycle = lifecycle.map(\.description)
         result.renderedPrompt = statistics.renderedPrompt
         result.stopReason = statistics.stopReason?.rawValue

@@ -96,6 +96,7 @@ extension Value {
         case .content: return "GeneratedContent"
         case .type: return nil
         case .model: return "SystemLanguageModel"
+        case .serverModel: return "PrivateCloudComputeLanguageModel"
         case .session: return "LanguageModelSession"
         case .response: return "LanguageModelSession.Response"
         case .stream: return "LanguageModelSession.ResponseStream"

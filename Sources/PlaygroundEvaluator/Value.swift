@@ -22,6 +22,8 @@ indirect enum Value: @unchecked Sendable {
     /// A type used as a value (`Itinerary.self`, `SystemLanguageModel`).
     case type(String)
     case model(SystemLanguageModel)
+    /// `PrivateCloudComputeLanguageModel()`: the configured server model.
+    case serverModel(PrivateCloudComputeLanguageModel)
     case session(LanguageModelSession)
     case response(ResponseValue)
     case stream(StreamValue)
@@ -139,6 +141,7 @@ extension Value {
         case .content(let c): return c.description
         case .type(let name): return name
         case .model(let m): return "SystemLanguageModel(\(m.name))"
+        case .serverModel(let m): return "PrivateCloudComputeLanguageModel(\(m.name))"
         case .session: return "LanguageModelSession"
         case .response(let r): return r.content.description
         case .stream: return "ResponseStream"

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationModelsRuntime
+import Schema
 import JSON
 import PlaygroundEvaluator
 import XCTest
@@ -202,7 +203,8 @@ final class EvaluationsRunTests: XCTestCase {
             }
             """
         let judge = ScriptedLanguageModel(name: "judge", script: [.text(#"{"rationale":"A fruit","Relevance":"4"}"#)])
-        let evaluator = PlaygroundEvaluator(configuration: EvaluationConfiguration(model: ScriptedLanguageModel(), serverModel: judge))
+        let evaluator = PlaygroundEvaluator(configuration: EvaluationConfiguration(
+            model: ScriptedLanguageModel(), serverModel: PrivateCloudComputeLanguageModel(backend: ScriptedServer(model: judge))))
         let result = await evaluator.evaluate(source: source, path: "j.fmplay")
         XCTAssertEqual(prints(result), ["Judge\n  Mean of Relevance: 4.0"])
         let prompt = judge.receivedRequests.first?.transcript.description ?? ""
@@ -224,5 +226,21 @@ final class EvaluationsRunTests: XCTestCase {
         // Lint stops it before it runs (FM313), naming the type and what to write instead.
         let error = result.blocks[0].error ?? ""
         XCTAssertTrue(error.contains("FM313") && error.contains("'JSONLoader' is not supported in prompt files") && error.contains("ArrayLoader"), error)
+    }
+}
+
+/// A scripted model behind `PrivateCloudComputeLanguageModel`: always reachable, below its quota.
+struct ScriptedServer: ServerLanguageModelBackend {
+    let model: ScriptedLanguageModel
+    var name: String { model.name }
+    var identity: String { "scripted-server:" + model.identity }
+    var contextSize: Int { model.contextSize }
+    var availability: SystemLanguageModel.Availability { .available }
+    var endpointDescription: String { "scripted" }
+    var quotaUsage: PrivateCloudComputeLanguageModel.QuotaUsage { .init(status: .belowLimit(.init(isApproachingLimit: false))) }
+    func probe() async -> ServerProbe { .reachable(contextSize: nil) }
+    func generate(_ request: GenerationRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> { model.generate(request) }
+    func tokenCount(for entries: [Transcript.Entry], schema: GenerationSchema?) async throws -> Int {
+        try await model.tokenCount(for: entries, schema: schema)
     }
 }

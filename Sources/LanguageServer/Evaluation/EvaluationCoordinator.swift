@@ -131,6 +131,7 @@ final class EvaluationCoordinator {
         combine(bytes[previous...])
         let declarations = outside.finalize()
         let settings = "\(configuration.modelPath ?? "-")|\(configuration.seed.map(String.init) ?? "-")|\(configuration.maximumTokens.map(String.init) ?? "-")|\(configuration.limitsDescription)"
+            + "|\(configuration.serverURL ?? "-")|\(configuration.serverModel ?? "-")"
         return file.playgrounds.map { block in
             Fingerprint(block: String(decoding: bytes[block.range.offsets], as: UTF8.self), declarations: declarations, settings: settings)
         }

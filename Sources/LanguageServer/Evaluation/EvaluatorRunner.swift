@@ -103,7 +103,7 @@ public struct EvaluatorRunner: PlaygroundRunner {
             content: result.kind == .error || result.kind == .print ? .string(result.text) : result.content, isComplete: isComplete,
             promptTokens: result.usage?.promptTokens ?? 0, cachedTokens: result.usage?.cachedTokens ?? 0,
             responseTokens: result.usage?.responseTokens ?? 0, timeToFirstToken: result.timeToFirstToken,
-            tokensPerSecond: result.tokensPerSecond, transcript: result.transcript)
+            tokensPerSecond: result.tokensPerSecond, transcript: result.transcript, model: result.model)
         call.renderedPrompt = result.renderedPrompt
         call.stopReason = result.stopReason
         if let report = result.evaluation {

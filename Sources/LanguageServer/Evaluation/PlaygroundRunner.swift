@@ -63,12 +63,15 @@ public struct CallResult: Sendable, Equatable {
     /// The prompt as the model read it and why generation stopped (hover transparency).
     public var renderedPrompt: String?
     public var stopReason: String?
+    /// The model that answered (embedded, scripted or the server model).
+    public var model: String?
 
     public init(
         range: Swift.Range<Int>, iteration: Int = 0, kind: Kind, typeName: String? = nil, content: JSONValue, isComplete: Bool = true,
         promptTokens: Int = 0, cachedTokens: Int = 0, responseTokens: Int = 0, timeToFirstToken: Double? = nil,
-        tokensPerSecond: Double? = nil, transcript: String? = nil
+        tokensPerSecond: Double? = nil, transcript: String? = nil, model: String? = nil
     ) {
+        self.model = model
         self.range = range
         self.iteration = iteration
         self.kind = kind

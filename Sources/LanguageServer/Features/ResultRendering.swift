@@ -80,6 +80,7 @@ enum ResultRendering {
             if let stop = result.stopReason { usage += " · stop: \(stop)" }
             lines.append("")
             lines.append(usage)
+            if let model = result.model { lines.append(""); lines.append("Answered by \(model)") }
         }
         if let prompt = result.renderedPrompt, !prompt.isEmpty {
             lines.append("")

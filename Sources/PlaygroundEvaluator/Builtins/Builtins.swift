@@ -33,8 +33,8 @@ typealias Builtin = @Sendable (Interpreter, BuiltinCall) async throws -> Value
 enum Builtins {
     static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
-        for group in [swiftBuiltins, systemLanguageModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins, agenticBuiltins, evaluationsBuiltins,
-                      standardLibraryBuiltins] {
+        for group in [swiftBuiltins, systemLanguageModelBuiltins, serverModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins,
+                      agenticBuiltins, evaluationsBuiltins, standardLibraryBuiltins] {
             all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
         }
         return all
@@ -162,6 +162,7 @@ extension Value {
         case .data: "Data"
         case .content: "GeneratedContent"
         case .model: "SystemLanguageModel"
+        case .serverModel: "PrivateCloudComputeLanguageModel"
         case .session: "LanguageModelSession"
         case .response: "LanguageModelSession.Response"
         case .stream: "LanguageModelSession.ResponseStream"

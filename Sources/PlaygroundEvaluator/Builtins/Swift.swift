@@ -247,7 +247,10 @@ extension Builtins {
         "Locale.Region.identifier": field("identifier"),
         "Error.localizedDescription": on(errorValue) { _, e, _ in .string("\(e.error)") },
         "Error.description": on(errorValue) { _, e, _ in .string("\(e.error)") },
-        "Error.debugDescription": on(errorValue) { _, e, _ in .string((e.error as? GenerationError)?.context.debugDescription ?? "\(e.error)") },
+        "Error.debugDescription": on(errorValue) { _, e, _ in
+            if let server = e.error as? PrivateCloudComputeLanguageModel.Error { return .string(server.debugDescription) }
+            return .string((e.error as? GenerationError)?.context.debugDescription ?? "\(e.error)")
+        },
         "Error.underlyingError": on(errorValue) { i, e, c in
             guard let toolError = e.error as? ToolCallError else { throw i.error("underlyingError is a member of ToolCallError; this error is \(e.error)", c.node) }
             return .error(ErrorValue(error: toolError.underlyingError))

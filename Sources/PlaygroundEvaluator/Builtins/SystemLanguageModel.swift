@@ -40,7 +40,6 @@ extension Builtins {
         "SystemLanguageModel.Availability.UnavailableReason.deviceNotEligible": unavailableReason("deviceNotEligible"),
         "SystemLanguageModel.Availability.UnavailableReason.appleIntelligenceNotEnabled": unavailableReason("appleIntelligenceNotEnabled"),
         "SystemLanguageModel.Availability.UnavailableReason.modelNotReady": unavailableReason("modelNotReady"),
-        "PrivateCloudComputeLanguageModel.init()": { i, _ in .model(i.context.serverModel()) },
     ]
 
     static func unavailableReason(_ name: String) -> Builtin {

@@ -26,8 +26,58 @@ extension Surface {
             MemberSpec("case appleIntelligenceNotEnabled", "Apple Intelligence is off."),
             MemberSpec("case modelNotReady", "The model is not downloaded or configured (fmplay: no model file)."),
         ]),
-        SurfaceType(.struct, "PrivateCloudComputeLanguageModel", .v27_0, "Apple's server model (fmplay: the configured server model).", [
+        SurfaceType(.class, "PrivateCloudComputeLanguageModel", .v27_0,
+                    "Apple's server model (fmplay: the OpenAI-compatible endpoint in FMPLAY_SERVER_URL or --server).", [
             MemberSpec("init()", "The Private Cloud Compute model."),
+            MemberSpec("var availability: PrivateCloudComputeLanguageModel.Availability",
+                       ".available, or .unavailable(.deviceNotEligible) with no server configured, .unavailable(.systemNotReady) when it does not answer."),
+            MemberSpec("var isAvailable: Bool", "Whether the server answers now."),
+            MemberSpec("var contextSize: Int", "The context size the server reports, else 32768 (read with try await)."),
+            MemberSpec("var quotaUsage: PrivateCloudComputeLanguageModel.QuotaUsage", "The request budget, from the server's rate-limit headers."),
+            MemberSpec("func supportsLocale(_: Locale = Locale.current) -> Bool", "Whether the model supports the locale (any, once a server is configured)."),
+        ]),
+        SurfaceType(.enum, "PrivateCloudComputeLanguageModel.Availability", .v27_0, "Whether the server model can be used.", [
+            MemberSpec("case available", "The server answers."),
+            MemberSpec("case unavailable(_: PrivateCloudComputeLanguageModel.Availability.UnavailableReason)", "The server model cannot be used, and why."),
+        ]),
+        SurfaceType(.enum, "PrivateCloudComputeLanguageModel.Availability.UnavailableReason", .v27_0, "Why the server model is unavailable.", [
+            MemberSpec("case deviceNotEligible", "fmplay: no server is configured (FMPLAY_SERVER_URL, --server, serverURL)."),
+            MemberSpec("case systemNotReady", "fmplay: the configured server does not answer."),
+        ]),
+        SurfaceType(.struct, "PrivateCloudComputeLanguageModel.QuotaUsage", .v27_0, "The server model's request budget.", [
+            MemberSpec("var status: PrivateCloudComputeLanguageModel.QuotaUsage.Status", ".belowLimit(info) or .limitReached(info)."),
+            MemberSpec("var isLimitReached: Bool", "Whether requests now throw quotaLimitReached."),
+            MemberSpec("var resetDate: String?", "When the budget resets (ISO 8601 in fmplay), nil when unknown."),
+            MemberSpec("var limitIncreaseSuggestion: PrivateCloudComputeLanguageModel.QuotaUsage.LimitIncreaseSuggestion?",
+                       "An upgrade flow to offer; nil: servers offer none."),
+        ]),
+        SurfaceType(.enum, "PrivateCloudComputeLanguageModel.QuotaUsage.Status", .v27_0, "Below the limit or at it.", [
+            MemberSpec("case belowLimit(_: PrivateCloudComputeLanguageModel.QuotaUsage.Status.BelowLimit)", "Requests are served."),
+            MemberSpec("case limitReached(_: PrivateCloudComputeLanguageModel.QuotaUsage.Status.LimitReached)", "Requests throw quotaLimitReached."),
+        ]),
+        SurfaceType(.struct, "PrivateCloudComputeLanguageModel.QuotaUsage.Status.BelowLimit", .v27_0, "Details below the limit.", [
+            MemberSpec("var isApproachingLimit: Bool", "A tenth of the budget or less is left."),
+        ]),
+        SurfaceType(.struct, "PrivateCloudComputeLanguageModel.QuotaUsage.Status.LimitReached", .v27_0, "Details at the limit.", []),
+        SurfaceType(.struct, "PrivateCloudComputeLanguageModel.QuotaUsage.LimitIncreaseSuggestion", .v27_0, "A way to raise the limit.", [
+            MemberSpec("func show()", "Presents the upgrade flow."),
+        ]),
+        SurfaceType(.enum, "PrivateCloudComputeLanguageModel.Error", .v27_0, "Why a request to the server model failed (catch by case).", [
+            MemberSpec("case quotaLimitReached(_: PrivateCloudComputeLanguageModel.Error.QuotaLimitReached)", "The request budget is used up (429 insufficient_quota)."),
+            MemberSpec("case networkFailure(_: PrivateCloudComputeLanguageModel.Error.NetworkFailure)", "The server cannot be reached."),
+            MemberSpec("case serviceUnavailable(_: PrivateCloudComputeLanguageModel.Error.ServiceUnavailable)", "The server failed (503, other 5xx, an unfinished stream)."),
+        ]),
+        SurfaceType(.struct, "PrivateCloudComputeLanguageModel.Error.QuotaLimitReached", .v27_0, "What quotaLimitReached carries.", [
+            MemberSpec("var debugDescription: String", "What went wrong."),
+            MemberSpec("var resetDate: String?", "When the budget resets (ISO 8601 in fmplay; the server's reset header), nil when unknown."),
+            MemberSpec("var limitIncreaseSuggestion: PrivateCloudComputeLanguageModel.QuotaUsage.LimitIncreaseSuggestion?",
+                       "An upgrade flow to offer; nil: servers offer none."),
+        ]),
+        SurfaceType(.struct, "PrivateCloudComputeLanguageModel.Error.NetworkFailure", .v27_0, "What networkFailure carries.", [
+            MemberSpec("var debugDescription: String", "What went wrong."),
+        ]),
+        SurfaceType(.struct, "PrivateCloudComputeLanguageModel.Error.ServiceUnavailable", .v27_0, "What serviceUnavailable carries.", [
+            MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
     ]
 }

@@ -1,0 +1,103 @@
+import Foundation
+import PlaygroundEvaluator
+
+/// `fmplay run --jobs N`: runs up to N blocks at once (blocks are
+/// independent: each evaluates the file's declarations afresh) and prints
+/// them in file and block order, so the output does not depend on N.
+/// Against a server this sends N requests at once; on the embedded model
+/// the blocks share one engine, which takes one request at a time.
+struct RunScheduler {
+    let evaluator: PlaygroundEvaluator
+    let selection: PlaygroundEvaluator.Selection
+    let jobs: Int
+
+    private struct Item: Sendable {
+        var file: Int
+        var path: String
+        var index: Int
+        var source: String
+    }
+
+    private struct Finished: Sendable {
+        var item: Int
+        var events: [EvaluationEvent]
+        var blocks: [BlockResult]
+    }
+
+    /// Events of one block, buffered until every block before it is printed.
+    private final class EventBuffer: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [EvaluationEvent] = []
+        func append(_ event: EvaluationEvent) {
+            // Snapshots are live progress; a buffered block has none to show.
+            if case .snapshot = event { return }
+            lock.lock(); events.append(event); lock.unlock()
+        }
+        var all: [EvaluationEvent] { lock.lock(); defer { lock.unlock() }; return events }
+    }
+
+    func run(files: [String], printer: RunPrinter) async -> [FileResult] {
+        var sources: [String?] = []
+        var items: [Item] = []
+        for (fileIndex, path) in files.enumerated() {
+            guard let data = FileManager.default.contents(atPath: path), let source = String(data: data, encoding: .utf8) else {
+                sources.append(nil)
+                continue
+            }
+            sources.append(source)
+            for index in PlaygroundEvaluator.blockIndices(source: source, selection: selection) {
+                items.append(Item(file: fileIndex, path: path, index: index, source: source))
+            }
+        }
+
+        var results = files.enumerated().map { FileResult(path: $1, blocks: [], error: sources[$0] == nil ? "cannot read \($1) as UTF-8 text" : nil) }
+        var finished: [Int: Finished] = [:]
+        var nextToPrint = 0
+        var nextFileToStart = 0
+        let evaluator = self.evaluator
+
+        /// Announces files up to `file` (and reports unreadable or empty ones) in order.
+        func startFiles(through file: Int) {
+            while nextFileToStart <= file, nextFileToStart < files.count {
+                if let source = sources[nextFileToStart] {
+                    printer.fileStarted(files[nextFileToStart], source: source)
+                } else {
+                    printer.fileFailed(results[nextFileToStart])
+                }
+                nextFileToStart += 1
+            }
+        }
+
+        func printReady() {
+            while let done = finished.removeValue(forKey: nextToPrint) {
+                startFiles(through: items[done.item].file)
+                for event in done.events { printer.handle(event) }
+                results[items[done.item].file].blocks += done.blocks
+                nextToPrint += 1
+            }
+        }
+
+        await withTaskGroup(of: Finished.self) { group in
+            var started = 0
+            func startNext() {
+                guard started < items.count else { return }
+                let item = items[started]
+                let position = started
+                started += 1
+                group.addTask {
+                    let buffer = EventBuffer()
+                    let result = await evaluator.evaluate(source: item.source, path: item.path, selection: .index(item.index)) { buffer.append($0) }
+                    return Finished(item: position, events: buffer.all, blocks: result.blocks)
+                }
+            }
+            for _ in 0..<min(jobs, items.count) { startNext() }
+            for await done in group {
+                finished[done.item] = done
+                printReady()
+                if !Task.isCancelled { startNext() }
+            }
+        }
+        startFiles(through: files.count - 1)
+        return results
+    }
+}

@@ -194,7 +194,7 @@ extension Interpreter {
                 throw GenerationError.decodingFailure(.init(debugDescription:
                     "\(content.jsonString) is not a \(type.name): " + problems.prefix(3).joined(separator: "; ")))
             }
-            return convert(content, schema: schema)
+            return try await generated(content, schema: schema)
         }
         var fields: [(name: String, value: Value)] = []
         let lazy = Set(types.type(type.qualifiedName)?.stored.filter(\.isLazy).map(\.name) ?? [])

@@ -1,3 +1,4 @@
+import Foundation
 import SwiftSyntax
 
 /// A variable's storage. Scopes map names to cells, and closures capture the
@@ -24,10 +25,45 @@ final class ObjectBox: @unchecked Sendable {
         self.fields = fields
     }
 
+    /// Releasing a long chain of instances (a linked list of 100 000 nodes) must not recurse
+    /// once per node: a box's fields go to this thread's graveyard, and only the outermost
+    /// release empties it, one entry after another (the boxes released meanwhile add theirs).
+    deinit {
+        guard !fields.isEmpty else { return }
+        let graveyard = Graveyard.current
+        graveyard.pending.append(fields)
+        fields = []
+        guard !graveyard.draining else { return }
+        graveyard.draining = true
+        while !graveyard.pending.isEmpty { _ = graveyard.pending.removeLast() }
+        graveyard.draining = false
+    }
+
     func field(_ name: String) -> Value? { fields.first { $0.name == name }?.value }
 
     func setField(_ name: String, _ value: Value) {
         if let index = fields.firstIndex(where: { $0.name == name }) { fields[index].value = value } else { fields.append((name, value)) }
+    }
+}
+
+/// Per thread: fields of released boxes waiting to be released in turn (see `ObjectBox.deinit`).
+private final class Graveyard {
+    var pending: [[(name: String, value: Value)]] = []
+    var draining = false
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            if let pointer { Unmanaged<Graveyard>.fromOpaque(pointer).release() }
+        }
+        return key
+    }()
+
+    static var current: Graveyard {
+        if let pointer = pthread_getspecific(key) { return Unmanaged<Graveyard>.fromOpaque(pointer).takeUnretainedValue() }
+        let graveyard = Graveyard()
+        pthread_setspecific(key, Unmanaged.passRetained(graveyard).toOpaque())
+        return graveyard
     }
 }
 

@@ -192,14 +192,7 @@ extension Interpreter {
         }
     }
 
-    static let knownTypes: Set<String> = [
-        "SystemLanguageModel", "LanguageModelSession", "GenerationOptions", "Instructions", "Prompt", "GeneratedContent",
-        "String", "Int", "Double", "Float", "Bool", "Array", "Dictionary", "PrivateCloudComputeLanguageModel", "ToolOutput",
-        "Set", "Character", "Date", "UUID", "JSONEncoder", "JSONDecoder", "Calendar", "Substring", "Optional", "CGFloat",
-        "DateFormatter", "ISO8601DateFormatter", "TimeInterval", "Data", "Locale", "NumberFormatter", "UTF8", "TimeZone",
-        "Transcript", "GenerationError", "LanguageModelError", "DynamicGenerationSchema", "GenerationSchema",
-        "LanguageModelFeedback",
-    ]
+    static var knownTypes: Set<String> { SupportedSwiftChecker.standardTypes }
 
     func subscriptValue(_ e: SubscriptCallExprSyntax) async throws -> Value {
         let base = try await evaluate(e.calledExpression)

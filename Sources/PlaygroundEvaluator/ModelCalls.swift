@@ -55,7 +55,7 @@ extension Interpreter {
         let description = field("description")?.stringValue ?? declaration.description ?? ""
         let site = Syntax(method.decls[0].name)
         return ClosureTool(name: name, description: description, parameters: parameters) { [self] arguments in
-            let argument = CallArgument(label: label, value: convert(arguments, schema: parameters))
+            let argument = CallArgument(label: label, value: try await generated(arguments, schema: parameters))
             let result = try await invokeDeclared(method.decls, selfCell: Cell(value), typeName: method.owner, [argument], at: site)
             return result.generatedContent
         }
@@ -121,7 +121,7 @@ extension Interpreter {
             }
             return try await stream.collect()
         }
-        let value = ResponseValue(content: convert(response.rawContent, schema: schema), rawContent: response.rawContent,
+        let value = ResponseValue(content: try await generated(response.rawContent, schema: schema), rawContent: response.rawContent,
                                   entries: response.transcriptEntries, usage: response.usage)
         recorder.recordResponse(callSite, kind: .response, typeName: typeName, value: value, statistics: response.statistics,
                                 toolCalls: response.toolCalls, snapshots: 0, transcript: session.transcript, lifecycle: response.lifecycle)
@@ -146,7 +146,7 @@ extension Interpreter {
             }
         }
         if let response = try? await stream.stream.collect() {
-            recordStream(stream, response, snapshots: count)
+            try await recordStream(stream, response, snapshots: count)
         }
         return result
     }
@@ -161,7 +161,7 @@ extension Interpreter {
             }
             return try await stream.stream.collect()
         }
-        let value = recordStream(stream, response, snapshots: count)
+        let value = try await recordStream(stream, response, snapshots: count)
         return .response(value)
     }
 
@@ -177,8 +177,8 @@ extension Interpreter {
     }
 
     @discardableResult
-    func recordStream(_ stream: StreamValue, _ response: Response<GeneratedContent>, snapshots: Int) -> ResponseValue {
-        let value = ResponseValue(content: convert(response.rawContent, schema: stream.schema), rawContent: response.rawContent,
+    func recordStream(_ stream: StreamValue, _ response: Response<GeneratedContent>, snapshots: Int) async throws -> ResponseValue {
+        let value = ResponseValue(content: try await generated(response.rawContent, schema: stream.schema), rawContent: response.rawContent,
                                   entries: response.transcriptEntries, usage: response.usage)
         recorder.recordResponse(stream.site, kind: .stream, typeName: stream.typeName, value: value, statistics: response.statistics,
                                 toolCalls: response.toolCalls, snapshots: snapshots, transcript: stream.session.transcript,
@@ -189,6 +189,45 @@ extension Interpreter {
     /// Generated content as interpreter values, typed by the schema: structs
     /// with their properties in order (missing ones nil in snapshots), enum
     /// cases, integers and doubles.
+    /// Complete generated content as interpreter values: `convert`, then the stored
+    /// properties a @Generable type gives a starting value (`let id = UUID()`, left out of
+    /// the schema) take that value, in declaration order. Snapshots (partial content) use `convert` only.
+    func generated(_ content: GeneratedContent, schema: GenerationSchema?) async throws -> Value {
+        try await withStartingValues(convert(content, schema: schema), depth: 0)
+    }
+
+    private func withStartingValues(_ value: Value, depth: Int) async throws -> Value {
+        guard depth < 64 else { return value }
+        switch value {
+        case .array(let items):
+            var result: [Value] = []
+            for item in items { result.append(try await withStartingValues(item, depth: depth + 1)) }
+            return .array(result)
+        case .enumCase(let type, let name, let payload):
+            var result = payload
+            for index in result.indices { result[index].value = try await withStartingValues(result[index].value, depth: depth + 1) }
+            return .enumCase(type: type, name: name, payload: result)
+        case .structure(let typeName, var fields):
+            for index in fields.indices { fields[index].value = try await withStartingValues(fields[index].value, depth: depth + 1) }
+            guard let type = context.file.type(named: typeName), type.isGenerable else { return .structure(type: typeName, fields: fields) }
+            let starting = type.otherProperties.filter { !$0.isStatic && !$0.isComputed && $0.initializerRange != nil }
+            guard !starting.isEmpty else { return .structure(type: typeName, fields: fields) }
+            var all: [(offset: Int, field: (name: String, value: Value))] = []
+            for property in type.properties {
+                guard let field = fields.first(where: { $0.name == property.name }) else { continue }
+                all.append((property.range.start.offset, field))
+            }
+            for property in starting {
+                guard let initializer = context.initializer(of: property) else { continue }
+                let start = try await isolated([:]) { try await evaluate(initializer) }
+                all.append((property.range.start.offset, (property.name, start.converted(to: types.type(type.qualifiedName)?.stored.first { $0.name == property.name }?.type))))
+            }
+            return .structure(type: typeName, fields: all.sorted { $0.offset < $1.offset }.map(\.field))
+        default:
+            return value
+        }
+    }
+
     func convert(_ content: GeneratedContent, schema: GenerationSchema?) -> Value {
         guard let schema else { return content.stringValue.map(Value.string) ?? .content(content) }
         return convert(content, type: schema.root, schema: schema, depth: 0)

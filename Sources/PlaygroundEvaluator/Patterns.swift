@@ -231,11 +231,18 @@ extension Interpreter {
         if errorIs(error, typeName: head) { return [] }
         guard errorMatches(error, caseName: caseName) else { return nil }
         var bindings: [(String, Value)] = []
-        if let open = text.firstIndex(of: "("), let payload = Self.errorPayload(error) {
-            let inner = text[text.index(after: open)...].dropLast()
-            let name = inner.replacingOccurrences(of: "let ", with: "").replacingOccurrences(of: "var ", with: "")
-                .trimmingCharacters(in: .whitespaces)
-            if name != "_" { bindings.append((name, payload)) }
+        if let open = text.firstIndex(of: "("), let context = Self.errorPayload(error) {
+            // The payload: the context, after a Refusal for `.refusal(let refusal, let context)`.
+            let names = text[text.index(after: open)...].dropLast().split(separator: ",").map {
+                $0.replacingOccurrences(of: "let ", with: "").replacingOccurrences(of: "var ", with: "").trimmingCharacters(in: .whitespaces)
+            }
+            var payload = [context]
+            if let generation = error as? GenerationError, generation.caseName == "refusal" {
+                payload.insert(.structure(type: "GenerationError.Refusal", fields: [
+                    (name: "description", value: .string(generation.context.debugDescription)),
+                ]), at: 0)
+            }
+            for (name, value) in zip(names, payload.suffix(names.count)) where name != "_" { bindings.append((name, value)) }
         }
         return bindings
     }

@@ -216,6 +216,34 @@ extension Value {
 import Foundation
 
 extension Value {
+    /// `Locale.current` in prompt files: fixed, so results do not depend on the machine.
+    static let currentLocale = "en_US"
+
+    /// A `Locale` (kept as its identifier).
+    static func locale(_ identifier: String) -> Value { .structure(type: "Locale", fields: [("identifier", .string(identifier))]) }
+
+    /// A `Locale.Language` from an identifier such as "pt-BR" or "en_US".
+    static func language(_ identifier: String) -> Value {
+        let parts = identifier.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        let region = parts.dropFirst().first { $0.count == 2 && $0.uppercased() == $0 }
+        return .structure(type: "Locale.Language", fields: [
+            ("languageCode", parts.first.map { .structure(type: "Locale.LanguageCode", fields: [("identifier", .string($0))]) } ?? .null),
+            ("region", region.map { .structure(type: "Locale.Region", fields: [("identifier", .string($0))]) } ?? .null),
+            ("minimalIdentifier", .string(identifier)),
+            ("maximalIdentifier", .string(identifier)),
+        ])
+    }
+
+    /// The identifier of a Locale or Locale.Language value (a string is taken as one).
+    static func localeIdentifier(_ value: Value) -> String? {
+        switch value {
+        case .string(let s): return s
+        case .structure("Locale", let fields), .structure("Locale.Language", let fields):
+            return fields.first { $0.name == "identifier" || $0.name == "minimalIdentifier" }?.value.stringValue
+        default: return nil
+        }
+    }
+
     /// The value as generated content (tool outputs, `GeneratedContent(properties:)`, prompts).
     var generatedContent: GeneratedContent {
         switch self {

@@ -123,8 +123,8 @@ public enum DiagnosticCatalogue {
           "fmplay builds the schema from the guides' literal arguments. An unknown guide, or an argument computed at run time, cannot be read, so it would be silently dropped.",
           example: generable + "    @Guide(.foo(3))\n    var days: Int\n}", fixed: generable + "    @Guide(.maximum(3))\n    var days: Int\n}"),
         e(.missingTypeAnnotation, .error, "missing-type-annotation", "Generable properties need an explicit type.",
-          "The schema is built from declared types; a property whose type is only inferred from its initial value has none to read.",
-          example: generable + "    var title = \"x\"\n}", fixed: generable + "    var title: String\n}"),
+          "The schema is built from declared types; a generated property written without one has none to read. (A property with a starting value, such as `let id = UUID()`, is not generated: like Apple's macro, fmplay leaves it out of the schema and it keeps that value.)",
+          example: generable + "    var title\n}", fixed: generable + "    var title: String\n}"),
     ]
 
     static let tool = "struct Weather: Tool {\n"

@@ -100,7 +100,9 @@ struct ModelBuilder {
             let decl = member.decl
             if let variable = decl.as(VariableDeclSyntax.self) {
                 for property in readProperties(variable) {
-                    if property.isStatic || property.isComputed { otherProperties.append(property) } else { properties.append(property) }
+                    // Apple's @Generable macro leaves properties with a starting value (`let id = UUID()`) out of the schema.
+                    let startsWithValue = generable != nil && property.initializerRange != nil
+                    if property.isStatic || property.isComputed || startsWithValue { otherProperties.append(property) } else { properties.append(property) }
                 }
             } else if let caseDecl = decl.as(EnumCaseDeclSyntax.self) {
                 cases.append(contentsOf: readCases(caseDecl))

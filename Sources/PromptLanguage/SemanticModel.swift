@@ -94,9 +94,11 @@ public struct TypeDeclaration: Sendable, Hashable {
     /// `@Generable` (any form).
     public var isGenerable: Bool
     public var generableAttribute: GenerableAttribute?
-    /// Stored properties in declaration order (computed and static ones excluded).
+    /// Stored properties in declaration order (computed and static ones excluded; in a
+    /// @Generable type, the generated ones: those with a starting value are in `otherProperties`).
     public var properties: [PropertyDeclaration]
-    /// Computed and static properties, e.g. a tool's `var name: String { ... }`.
+    /// Computed and static properties, e.g. a tool's `var name: String { ... }`, and a @Generable
+    /// type's stored properties with a starting value.
     public var otherProperties: [PropertyDeclaration]
     /// Enum cases in declaration order (one per element of `case a, b`).
     public var cases: [EnumCaseDeclaration]
@@ -114,7 +116,8 @@ public struct GenerableAttribute: Sendable, Hashable {
     public var schemaName: String?
 }
 
-/// A stored (or, in `TypeDeclaration.otherProperties`, computed/static) property.
+/// A stored property (or, in `TypeDeclaration.otherProperties`, a computed or static one, or a
+/// stored one with a starting value in a @Generable type: left out of the schema).
 public struct PropertyDeclaration: Sendable, Hashable {
     public var name: String
     public var nameRange: SourceRange

@@ -34,5 +34,20 @@ public enum Surface {
     static let functions: [MemberSpec] = [
         MemberSpec("func print(_: Any..., separator: String = \" \")",
                    "Prints the values separated by `separator`; each print is a result under its line."),
+        MemberSpec("func round(_: Double) -> Double", "The nearest whole number, halves away from zero (Foundation)."),
+        MemberSpec("func floor(_: Double) -> Double", "The largest whole number not above the value (Foundation)."),
+        MemberSpec("func ceil(_: Double) -> Double", "The smallest whole number not below the value (Foundation)."),
+        MemberSpec("func trunc(_: Double) -> Double", "The value without its fractional part (Foundation)."),
+        MemberSpec("func sqrt(_: Double) -> Double", "The square root (Foundation)."),
+        MemberSpec("func pow(_: Double, _: Double) -> Double", "The first value raised to the second (Foundation)."),
+        MemberSpec("func exp(_: Double) -> Double", "e raised to the value (Foundation)."),
+        MemberSpec("func log(_: Double) -> Double", "The natural logarithm (Foundation)."),
+        MemberSpec("func log2(_: Double) -> Double", "The base-2 logarithm (Foundation)."),
+        MemberSpec("func log10(_: Double) -> Double", "The base-10 logarithm (Foundation)."),
+        MemberSpec("func sin(_: Double) -> Double", "The sine of an angle in radians (Foundation)."),
+        MemberSpec("func cos(_: Double) -> Double", "The cosine of an angle in radians (Foundation)."),
+        MemberSpec("func tan(_: Double) -> Double", "The tangent of an angle in radians (Foundation)."),
+        MemberSpec("func atan2(_: Double, _: Double) -> Double", "The angle of the point (x: second, y: first) in radians (Foundation)."),
+        MemberSpec("func hypot(_: Double, _: Double) -> Double", "The length of the hypotenuse (Foundation)."),
     ]
 }

@@ -1,5 +1,6 @@
 import FoundationModelsRuntime
 import PlaygroundEvaluator
+import PromptLanguage
 import XCTest
 
 /// What prompt files ask the model and the session besides generating:
@@ -70,17 +71,23 @@ final class ModelQueryTests: XCTestCase {
     }
 
     func testSupportedLanguagesAndLocales() async {
-        let english = ScriptedLanguageModel(supportedLanguages: ["en"])
+        let english = ScriptedLanguageModel(supportedLanguages: ["en", "pt-BR"])
         let result = await evaluate("""
             #Playground("languages") {
                 let model = SystemLanguageModel.default
-                print(model.supportedLanguages)
+                for language in model.supportedLanguages {
+                    let code = language.languageCode?.identifier ?? ""
+                    let region = language.region?.identifier ?? "-"
+                    print(code, region, Locale.current.localizedString(forLanguageCode: code) ?? code)
+                }
                 print(model.supportsLocale())
                 print(model.supportsLocale(Locale(identifier: "en_GB")))
                 print(model.supportsLocale(Locale(identifier: "fr_FR")))
+                let locale = Locale.autoupdatingCurrent
+                print(locale.identifier, locale.language.languageCode?.identifier ?? "", locale.localizedString(forRegionCode: "FR") ?? "")
             }
             """, model: english)
-        XCTAssertEqual(prints(result), [#"["en"]"#, "true", "true", "false"])
+        XCTAssertEqual(prints(result), ["en - English", "pt BR Portuguese", "true", "true", "false", "en_US en France"])
         let none = await evaluate("""
             #Playground("none") {
                 print(SystemLanguageModel.default.supportsLocale())
@@ -103,6 +110,38 @@ final class ModelQueryTests: XCTestCase {
             }
             """)
         XCTAssertEqual(prints(result), ["4 calm 3", "rejected"])
+    }
+
+    /// Apple's @Generable macro leaves stored properties with a starting value out of the
+    /// schema; generated values take the starting value, and computed properties are ignored.
+    func testGenerablePropertiesWithStartingValuesAreNotGenerated() async throws {
+        let source = """
+            @Generable
+            struct Note {
+                let id = UUID()
+                var pinned: Bool = false
+                @Guide(description: "The note's title")
+                var title: String
+                var words: Int
+                var summary: String { "\\(title) (\\(words) words)" }
+            }
+
+            #Playground("starting values") {
+                let note = try Note(GeneratedContent(json: #"{"title": "Groceries", "words": 3}"#))
+                print(note.pinned, note.summary, note.id.uuidString.count)
+                let session = LanguageModelSession()
+                let generated = try await session.respond(to: "A note", generating: Note.self).content
+                print(generated.pinned, generated.id == note.id)
+            }
+            """
+        let analysis = PromptAnalyzer.analyze(source)
+        XCTAssertEqual(analysis.diagnostics.filter { $0.severity == .error }.map(\.message), [])
+        let schema = try XCTUnwrap(analysis.file.schemas["Note"])
+        let rendered = schema.jsonSchema().serialized()
+        XCTAssertTrue(rendered.contains("\"title\"") && rendered.contains("\"words\""), rendered)
+        XCTAssertFalse(rendered.contains("\"id\"") || rendered.contains("pinned") || rendered.contains("summary"), rendered)
+        let result = await evaluate(source)
+        XCTAssertEqual(prints(result), ["false Groceries (3 words) 36", "false false"])
     }
 
     func testFeedbackAttachmentIsJSONOfTheSession() async {

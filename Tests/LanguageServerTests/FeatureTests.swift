@@ -171,7 +171,7 @@ final class FeatureTests: XCTestCase {
         let (line, character) = locate("s.\n", in: text, offset: 2)
         let items = harness.request("textDocument/completion", ServerHarness.at(sampleURI, line, character))["items"]?
             .arrayValue?.compactMap { $0["label"]?.stringValue } ?? []
-        XCTAssertTrue(items.contains("transcript") && items.contains("respond(to:options:)") && items.contains("prewarm()"), "\(items)")
+        XCTAssertTrue(items.contains("transcript") && items.contains("respond(to:options:)") && items.contains("prewarm(promptPrefix:)"), "\(items)")
         XCTAssertFalse(items.contains("default"), "static members are not offered on an instance: \(items)")
         let statics = locate("SystemLanguageModel.default", in: text, offset: 20)
         let staticItems = harness.request("textDocument/completion", ServerHarness.at(sampleURI, statics.line, statics.character))["items"]?

@@ -72,7 +72,7 @@ extension LanguageServer {
         let bytes = current.lines.bytes
         if word.offsets.lowerBound > 0, bytes[word.offsets.lowerBound - 1] == UInt8(ascii: ".") {
             for type in file.types {
-                if let property = type.properties.first(where: { $0.name == word.text }) { return location(property.nameRange) }
+                if let property = (type.properties + type.otherProperties).first(where: { $0.name == word.text }) { return location(property.nameRange) }
                 if let enumCase = type.cases.first(where: { $0.name == word.text }) { return location(enumCase.nameRange) }
             }
         }

@@ -46,6 +46,9 @@ extension Builtins {
         "Transcript.last": on(transcript) { _, t, _ in t.last.map(Value.transcriptEntry) ?? .null },
         "Transcript.entries": on(transcript) { _, t, _ in .array(t.map(Value.transcriptEntry)) },
         "Transcript.description": on(transcript) { _, t, _ in .string(t.description) },
+        "Transcript.enumerated()": on(transcript) { _, t, _ in
+            .array(t.enumerated().map { .tuple([(label: "offset", value: .int($0.offset)), (label: "element", value: .transcriptEntry($0.element))]) })
+        },
         "Transcript.Entry.description": describe,
         "ToolOutput.init(_:)": { i, c in try await c.arguments(i).unlabelled.first ?? .null },
         "LanguageModelFeedback.Sentiment.positive": feedback("Sentiment", "positive"),

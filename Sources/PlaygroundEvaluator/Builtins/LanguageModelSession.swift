@@ -14,7 +14,7 @@ extension Builtins {
             "LanguageModelSession.transcript": on(session) { _, s, _ in .transcript(s.transcript) },
             "LanguageModelSession.isResponding": on(session) { _, s, _ in .bool(s.isResponding) },
             "LanguageModelSession.usage": on(session) { _, s, _ in .usage(s.usage) },
-            "LanguageModelSession.prewarm()": on(session) { _, s, _ in
+            "LanguageModelSession.prewarm(promptPrefix:)": on(session) { _, s, _ in
                 await s.prewarm()
                 return .null
             },
@@ -44,6 +44,7 @@ extension Builtins {
             "LanguageModelSession.Usage.Output.totalTokenCount": field("totalTokenCount"),
             "LanguageModelSession.Usage.Output.reasoningTokenCount": field("reasoningTokenCount"),
             "LanguageModelSession.GenerationError.Context.debugDescription": field("debugDescription"),
+            "LanguageModelSession.GenerationError.Refusal.description": field("description"),
         ]
         let sessionMembers = Surface.table.type(named: "LanguageModelSession")?.members ?? []
         // Every respond/streamResponse form runs through one implementation.

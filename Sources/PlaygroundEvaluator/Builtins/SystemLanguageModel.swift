@@ -21,14 +21,14 @@ extension Builtins {
         },
         "SystemLanguageModel.isAvailable": on(model) { _, m, _ in .bool(m.isAvailable) },
         "SystemLanguageModel.contextSize": on(model) { _, m, _ in .int(m.contextSize) },
-        "SystemLanguageModel.supportedLanguages": on(model) { _, m, _ in .array((m.supportedLanguages ?? []).map(Value.string)) },
+        "SystemLanguageModel.supportedLanguages": on(model) { _, m, _ in .set((m.supportedLanguages ?? []).map(Value.language)) },
         "SystemLanguageModel.useCase": on(model) { _, m, _ in .useCase(m.useCase) },
         "SystemLanguageModel.tokenCount(for:)": on(model) { i, m, c in try await i.tokenCount(m, c.callNode) },
         "SystemLanguageModel.supportsLocale(_:)": on(model) { i, m, c in
             // Locale(identifier: "fr_FR") reaches here as its identifier; no argument means Locale.current,
             // which is English for fmplay's evaluations (they do not depend on the machine's locale).
             let args = try await c.arguments(i)
-            let identifier = args.items.first.map { $0.value.stringValue ?? i.promptText($0.value) } ?? "en"
+            let identifier = args.items.first.map { Value.localeIdentifier($0.value) ?? i.promptText($0.value) } ?? "en"
             return .bool(m.supportsLanguage(identifier))
         },
         "SystemLanguageModel.UseCase.general": constant(.useCase(.general)),

@@ -48,6 +48,7 @@ extension Surface {
             MemberSpec("var last: Transcript.Entry?", "The last entry."),
             MemberSpec("var entries: [Transcript.Entry]", "The entries (the 26.0 beta form).", .beta),
             MemberSpec("var history: [Transcript.Entry]", "The entries after a leading instructions entry.", .v27_0),
+            MemberSpec("func enumerated() -> [(offset: Int, element: Transcript.Entry)]", "Each entry with its position."),
             MemberSpec("var description: String", "The readable form print shows."),
         ]),
         SurfaceType(.enum, "Transcript.Entry", .v26_0, "One entry: instructions, prompt, tool calls, tool output or response.", [

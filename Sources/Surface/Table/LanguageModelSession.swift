@@ -50,7 +50,7 @@ extension Surface {
                        "Streams the answer to a builder prompt."),
             MemberSpec("func streamResponse(generating: Generable.Type, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions(), prompt: () -> Prompt) -> LanguageModelSession.ResponseStream",
                        "Streams a @Generable value for a builder prompt."),
-            MemberSpec("func prewarm()", "Loads the model and caches the instructions before the first request."),
+            MemberSpec("func prewarm(promptPrefix: Prompt? = nil)", "Loads the model and caches the instructions before the first request (a prompt prefix is accepted; fmplay caches what the next request reuses anyway)."),
             MemberSpec("func logFeedbackAttachment(sentiment: LanguageModelFeedback.Sentiment?, issues: [LanguageModelFeedback.Issue] = [], desiredOutput: Transcript.Entry? = nil) -> Data",
                        "The JSON attachment of a Feedback Assistant report: transcript, sentiment, issues, desired output."),
             MemberSpec("func logFeedbackAttachment(sentiment: LanguageModelFeedback.Sentiment?, issues: [LanguageModelFeedback.Issue] = [], desiredResponseText: String?) -> Data",
@@ -101,6 +101,9 @@ extension Surface {
             MemberSpec("case concurrentRequests", "The session received a request while another was running."),
             MemberSpec("case transcriptMutationWhileResponding", "session.transcript was set while a request was in progress."),
         ]),
+        SurfaceType(.struct, "LanguageModelSession.GenerationError.Refusal", .v26_0, "Why the model refused (the first value of .refusal).", [
+            MemberSpec("var description: String", "The refusal as text."),
+        ]),
         SurfaceType(.struct, "LanguageModelSession.GenerationError.Context", .v26_0, "What a generation error carries.", [
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
@@ -115,6 +118,6 @@ extension Surface {
         MemberSpec("case decodingFailure(_: LanguageModelSession.GenerationError.Context)", "The answer could not be parsed into the requested type."),
         MemberSpec("case rateLimited(_: LanguageModelSession.GenerationError.Context)", "Too many requests."),
         MemberSpec("case concurrentRequests(_: LanguageModelSession.GenerationError.Context)", "The session was asked while it was responding."),
-        MemberSpec("case refusal(_: LanguageModelSession.GenerationError.Context)", "The model refused to answer."),
+        MemberSpec("case refusal(_: LanguageModelSession.GenerationError.Refusal, _: LanguageModelSession.GenerationError.Context)", "The model refused to answer."),
     ]
 }

@@ -227,8 +227,28 @@ extension Surface {
             MemberSpec("var isEmpty: Bool", "Whether there are no bytes."),
             MemberSpec("init(_: Any)", "The bytes of a string's utf8 (or of an array of bytes)."),
         ]),
-        SurfaceType(.struct, "Locale", .swift, module: "Foundation", "A locale; only its identifier is used (by supportsLocale).", [
+        SurfaceType(.struct, "Locale", .swift, module: "Foundation", "A locale (fmplay's current locale is en_US, so results do not depend on the machine).", [
             MemberSpec("init(identifier: String)", "The locale with this identifier, such as \"fr_FR\"."),
+            MemberSpec("static var current: Locale", "en_US in fmplay."),
+            MemberSpec("static var autoupdatingCurrent: Locale", "en_US in fmplay."),
+            MemberSpec("var identifier: String", "The identifier, such as \"fr_FR\"."),
+            MemberSpec("var language: Locale.Language", "The locale's language."),
+            MemberSpec("func localizedString(forLanguageCode: String) -> String?", "A language's name in this locale (\"fr\" -> \"French\" in en_US)."),
+            MemberSpec("func localizedString(forRegionCode: String) -> String?", "A region's name in this locale (\"FR\" -> \"France\" in en_US)."),
+            MemberSpec("func localizedString(forIdentifier: String) -> String?", "A locale's name in this locale (\"fr_FR\" -> \"French (France)\")."),
+        ]),
+        SurfaceType(.struct, "Locale.Language", .swift, module: "Foundation", "A language, such as the model's supported ones.", [
+            MemberSpec("init(identifier: String)", "The language with this identifier, such as \"pt-BR\"."),
+            MemberSpec("var languageCode: Locale.LanguageCode?", "The language code (\"pt\")."),
+            MemberSpec("var region: Locale.Region?", "The region, when the identifier names one (\"BR\")."),
+            MemberSpec("var minimalIdentifier: String", "The identifier (\"pt-BR\")."),
+            MemberSpec("var maximalIdentifier: String", "The identifier (\"pt-BR\")."),
+        ]),
+        SurfaceType(.struct, "Locale.LanguageCode", .swift, module: "Foundation", "A language code.", [
+            MemberSpec("var identifier: String", "The code, such as \"en\"."),
+        ]),
+        SurfaceType(.struct, "Locale.Region", .swift, module: "Foundation", "A region.", [
+            MemberSpec("var identifier: String", "The code, such as \"US\"."),
         ]),
         SurfaceType(.protocol, "Error", .swift, module: "Swift", "A thrown error.", [
             MemberSpec("var localizedDescription: String", "A description of the error."),

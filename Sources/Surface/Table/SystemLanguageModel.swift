@@ -7,7 +7,7 @@ extension Surface {
             MemberSpec("var availability: SystemLanguageModel.Availability", ".available, or .unavailable(reason) when no model is configured."),
             MemberSpec("var isAvailable: Bool", "Whether the model can answer now."),
             MemberSpec("var contextSize: Int", "The context window in tokens.", .v26_4),
-            MemberSpec("var supportedLanguages: [String]", "The languages the model supports (from the model file)."),
+            MemberSpec("var supportedLanguages: [Locale.Language]", "The languages the model supports (from the model file; a Set in Apple's API)."),
             MemberSpec("var useCase: SystemLanguageModel.UseCase", "The use case the model was made for."),
             MemberSpec("func tokenCount(for: Any) async throws -> Int",
                        "Tokens the model's tokenizer counts for a prompt, instructions, tools, a schema or transcript entries.", .v26_4),

@@ -206,10 +206,15 @@ extension Interpreter {
 
     /// A lifecycle callback or history transform that runs the closure literal later.
     func callbackModifier(_ name: String, _ closure: FunctionValue, owner: String, _ node: Syntax) -> ProfileModifier {
+        // Callbacks run later, for the session whose profile made them: `@SessionProperty` reads and writes go there.
+        let session = servingSessions.last
+        @Sendable func call(_ closure: FunctionValue, _ arguments: [Value], at node: Syntax) async throws -> Value {
+            try await serving(session) { try await self.call(closure, arguments, at: node) }
+        }
         switch name {
         case "historyTransform":
             return .historyTransform { [self] entries in
-                let result = try await self.call(closure, [.array(entries.map(Value.transcriptEntry))], at: node)
+                let result = try await call(closure, [.array(entries.map(Value.transcriptEntry))], at: node)
                 guard case .array(let items) = result else {
                     throw self.error("historyTransform must return the entries ([Transcript.Entry]); it returned \(result.description.prefix(40))", node)
                 }
@@ -220,15 +225,15 @@ extension Interpreter {
                     return entry
                 }
             }
-        case "onActivate": return .onActivate(owner: owner) { [self] in _ = try? await self.call(closure, [], at: node) }
-        case "onDeactivate": return .onDeactivate(owner: owner) { [self] in _ = try? await self.call(closure, [], at: node) }
-        case "onPrompt": return .onPrompt { [self] prompt in _ = try await self.call(closure, [.transcriptEntry(.prompt(prompt))], at: node) }
-        case "onResponse": return .onResponse { [self] response in _ = try await self.call(closure, [.transcriptEntry(.response(response))], at: node) }
-        case "onReasoning": return .onReasoning { [self] reasoning in _ = try await self.call(closure, [.transcriptEntry(.reasoning(reasoning))], at: node) }
-        case "onToolCall": return .onToolCall { [self] toolCall in _ = try await self.call(closure, [Self.toolCallValue(toolCall)], at: node) }
+        case "onActivate": return .onActivate(owner: owner) { [self] in _ = try? await call(closure, [], at: node) }
+        case "onDeactivate": return .onDeactivate(owner: owner) { [self] in _ = try? await call(closure, [], at: node) }
+        case "onPrompt": return .onPrompt { [self] prompt in _ = try await call(closure, [.transcriptEntry(.prompt(prompt))], at: node) }
+        case "onResponse": return .onResponse { [self] response in _ = try await call(closure, [.transcriptEntry(.response(response))], at: node) }
+        case "onReasoning": return .onReasoning { [self] reasoning in _ = try await call(closure, [.transcriptEntry(.reasoning(reasoning))], at: node) }
+        case "onToolCall": return .onToolCall { [self] toolCall in _ = try await call(closure, [Self.toolCallValue(toolCall)], at: node) }
         default:
             return .onToolOutput { [self] toolCall, output in
-                _ = try await self.call(closure, [Self.toolCallValue(toolCall), .transcriptEntry(.toolOutput(output))], at: node)
+                _ = try await call(closure, [Self.toolCallValue(toolCall), .transcriptEntry(.toolOutput(output))], at: node)
             }
         }
     }
@@ -306,6 +311,9 @@ extension Interpreter {
             case .null: continue
             case .instructions(let instructions): result.texts.append(instructions.text)
             case .dynamicInstructions(let rendered): result = result + rendered
+            case .skills(.skills(let skills)):
+                let (segments, tools) = skills.render()
+                result = result + DynamicInstructionsValue(texts: segments, tools: tools)
             case .array(let items): result = result + (try await renderInstructions(items, node))
             default:
                 guard let type = declaredType(of: value) else {

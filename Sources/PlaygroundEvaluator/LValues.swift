@@ -113,6 +113,18 @@ extension Interpreter {
             cell.value = .tuple(items)
             return
         }
+        // 27: `transcript.history = ...` replaces every entry after a leading instructions entry.
+        if case .transcript(var transcript) = base, name == "history" {
+            var value = Value.array(transcript.history.map(Value.transcriptEntry))
+            try await change(&value)
+            guard case .array(let items) = value else { throw error("history must be set to transcript entries", node) }
+            transcript.history = try items.map { item in
+                guard case .transcriptEntry(let entry) = item else { throw error("history must be set to transcript entries", node) }
+                return entry
+            }
+            cell.value = .transcript(transcript)
+            return
+        }
         guard let type = typeName(of: base) else { throw error("cannot assign to the property '\(name)' of \(base.description.prefix(30))", node) }
         if let computed = findComputed(name, in: type) {
             guard let setter = computed.setter else { throw error("cannot assign to '\(name)': it is a get-only property", node) }

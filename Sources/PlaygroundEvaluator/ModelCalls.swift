@@ -39,7 +39,7 @@ extension Interpreter {
             throw error("tools: must list instances of Tool types declared in the file", node)
         }
         let argumentsTypeName = declaration.argumentsType.flatMap { context.file.resolveType($0, in: type.qualifiedName)?.qualifiedName }
-        let parameters = argumentsTypeName.flatMap { context.schema(forType: $0) } ?? GenerationSchema(root: .any)
+        var parameters = argumentsTypeName.flatMap { context.schema(forType: $0) } ?? GenerationSchema(root: .any)
         guard let method = findMethod("call", in: type.qualifiedName) else {
             throw error("tool \(type.name) has no call(arguments:) body", node)
         }
@@ -53,10 +53,17 @@ extension Interpreter {
         }
         let name = field("name")?.stringValue ?? declaration.effectiveName(typeName: type.name)
         let description = field("description")?.stringValue ?? declaration.description ?? ""
+        // `call(arguments: GeneratedContent)` tools declare their schema as a stored `parameters`.
+        if case .schema(let declared)? = field("parameters") { parameters = declared }
         let site = Syntax(method.decls[0].name)
+        // A tool listed by a profile session's dynamic instructions reads that session's properties.
+        let session = servingSessions.last
+        let schema = parameters
         return ClosureTool(name: name, description: description, parameters: parameters) { [self] arguments in
-            let argument = CallArgument(label: label, value: try await generated(arguments, schema: parameters))
-            let result = try await invokeDeclared(method.decls, selfCell: Cell(value), typeName: method.owner, [argument], at: site)
+            let argument = CallArgument(label: label, value: try await generated(arguments, schema: schema))
+            let result = try await serving(session) {
+                try await invokeDeclared(method.decls, selfCell: Cell(value), typeName: method.owner, [argument], at: site)
+            }
             return result.generatedContent
         }
     }

@@ -122,6 +122,7 @@ extension Value {
         case .errorPolicy: return "TranscriptErrorHandlingPolicy"
         case .sessionProperty: return "LanguageModelSession.SessionProperty"
         case .evaluations(let object): return object.typeName
+        case .skills(let object): return object.typeName
         case .set: return nil
         case .doubleRange(_, _, let closed): return closed ? "ClosedRange<Double>" : "Range<Double>"
         case .date: return "Date"

@@ -55,6 +55,8 @@ indirect enum Value: @unchecked Sendable {
     case errorPolicy(TranscriptErrorHandlingPolicy)
     /// A `@SessionProperty(\.key)` property: reads and writes go to the session being served.
     case sessionProperty(String)
+    /// A value of the skills pattern (`Skills`, `Skill`, `SkillActivations`).
+    case skills(SkillsObject)
     /// A value of the Evaluations framework (metrics, samples, evaluators, results).
     case evaluations(EvaluationsObject)
     /// A function, method or closure (closures capture their scopes by reference).
@@ -169,6 +171,7 @@ extension Value {
         case .errorPolicy(let policy): return policy.description
         case .sessionProperty(let key): return "SessionProperty(\\.\(key))"
         case .evaluations(let object): return object.description
+        case .skills(let object): return object.description
         case .function: return "(Function)"
         case .object(let box): return box.type
         case .set(let items): return "Set([" + items.map(\.debugDescription).joined(separator: ", ") + "])"

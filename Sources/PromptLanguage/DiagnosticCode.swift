@@ -91,6 +91,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case missingTryAwait = "FM312"
     /// A form of Apple's Evaluations framework (or a `@Test` trait) that fmplay does not implement.
     case unsupportedEvaluations = "FM313"
+    /// A FoundationModels 27.0 (or FoundationModelsUtilities) API fmplay knows but does not implement.
+    case unimplementedAPI = "FM314"
 
     public var defaultSeverity: Severity { DiagnosticCatalogue.entry(self).severity }
 

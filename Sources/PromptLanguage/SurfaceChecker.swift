@@ -296,7 +296,8 @@ private final class SurfaceVisitor {
     }
 
     private func hasDynamicMembers(_ type: String) -> Bool {
-        type == "GeneratedContent" || type == "LanguageModelSession.ResponseStream.Snapshot"
+        // SessionPropertyValues answers the file's @SessionPropertyEntry names.
+        type == "GeneratedContent" || type == "LanguageModelSession.ResponseStream.Snapshot" || type == "SessionPropertyValues"
     }
 }
 

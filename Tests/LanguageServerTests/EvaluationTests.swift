@@ -73,6 +73,21 @@ final class EvaluationTests: XCTestCase {
         XCTAssertEqual(ResultRendering.hint(structured, iterations: 1, limit: 60), "→ SearchSuggestions(searchTerms: 4 items)")
     }
 
+    func testProfileAnswerShowsItsProfileAndWhatHappenedInOrder() {
+        var result = CallResult(range: 0..<1, kind: .response, content: .string("Start with a square base."))
+        result.lifecycle = ["profile CraftProfile: BrainstormInstructions", "onActivate Profile@52:13", "toolCall passBaton({\"idea\":\"crane\"})",
+                            "onToolCall passBaton", "toolOutput passBaton: The baton is passed.", "profile CraftProfile: TutorialInstructions",
+                            "onDeactivate Profile@52:13", "onActivate Profile@66:13"]
+        // The hint names the profile that answered (the last one active).
+        XCTAssertEqual(ResultRendering.hint(result, iterations: 1, limit: 80), #"→ (CraftProfile: TutorialInstructions) "Start with a square base.""#)
+        let hover = ResultRendering.details(result, iterations: 1, format: .plaintext)
+        let listed = hover.components(separatedBy: "\n").filter { $0.range(of: #"^[0-9]+\. "#, options: .regularExpression) != nil }
+        XCTAssertEqual(listed, result.lifecycle.enumerated().map { "\($0.offset + 1). \($0.element)" }, "every event, in order")
+        // Plain results have no such section.
+        XCTAssertFalse(ResultRendering.details(CallResult(range: 0..<1, kind: .response, content: .string("hi")), iterations: 1, format: .plaintext)
+            .contains("What happened"))
+    }
+
     func testEvaluationErrorIsADiagnosticAtTheCallAndTheLensStatus() throws {
         let text = sampleText.replacingOccurrences(of: "What is the weather in Tokyo?", with: "overflow")
         let harness = start(text: text)

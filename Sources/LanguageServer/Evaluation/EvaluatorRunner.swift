@@ -106,6 +106,7 @@ public struct EvaluatorRunner: PlaygroundRunner {
             tokensPerSecond: result.tokensPerSecond, transcript: result.transcript, model: result.model)
         call.renderedPrompt = result.renderedPrompt
         call.stopReason = result.stopReason
+        call.lifecycle = result.lifecycle
         if let report = result.evaluation {
             call.content = .string(report.headline)
             call.details = report.text

@@ -65,6 +65,9 @@ public struct CallResult: Sendable, Equatable {
     public var stopReason: String?
     /// The model that answered (embedded, scripted or the server model).
     public var model: String?
+    /// What happened while answering, in order (27's profiles): the active profile,
+    /// lifecycle callbacks, tool calls and outputs.
+    public var lifecycle: [String] = []
 
     public init(
         range: Swift.Range<Int>, iteration: Int = 0, kind: Kind, typeName: String? = nil, content: JSONValue, isComplete: Bool = true,

@@ -8,6 +8,10 @@ enum ResultRendering {
     static func hint(_ result: CallResult, iterations: Int, limit: Int) -> String {
         var prefix = result.kind == .error ? "✗ " : (result.kind == .print ? "» " : (result.kind == .evaluation ? "▣ " : "→ "))
         if iterations > 1 { prefix += "[\(result.iteration + 1)/\(iterations)] " }
+        // A profile session's answer names the profile that gave it.
+        if let profile = result.lifecycle.last(where: { $0.hasPrefix("profile ") }) {
+            prefix += "(" + truncate(String(profile.dropFirst("profile ".count)), to: 40) + ") "
+        }
         let suffix = result.isComplete ? "" : " ⋯"
         let budget = max(4, limit - prefix.count - suffix.count)
         let body: String
@@ -81,6 +85,13 @@ enum ResultRendering {
             lines.append("")
             lines.append(usage)
             if let model = result.model { lines.append(""); lines.append("Answered by \(model)") }
+        }
+        if !result.lifecycle.isEmpty {
+            // Profiles: which profile answered, which callbacks ran and which tools were called, in order.
+            lines.append("")
+            lines.append("What happened, in order:")
+            lines += format.block(result.lifecycle.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n"),
+                                  language: "text")
         }
         if let prompt = result.renderedPrompt, !prompt.isEmpty {
             lines.append("")

@@ -34,7 +34,7 @@ enum Builtins {
     static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
         for group in [swiftBuiltins, systemLanguageModelBuiltins, serverModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins,
-                      agenticBuiltins, evaluationsBuiltins, standardLibraryBuiltins] {
+                      agenticBuiltins, skillsBuiltins, evaluationsBuiltins, standardLibraryBuiltins] {
             all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
         }
         return all
@@ -169,6 +169,7 @@ extension Value {
         case .snapshot: "LanguageModelSession.ResponseStream.Snapshot"
         case .usage: "LanguageModelSession.Usage"
         case .options: "GenerationOptions"
+        case .toolCallingMode: "GenerationOptions.ToolCallingMode"
         case .instructions: "Instructions"
         case .prompt: "Prompt"
         case .transcript: "Transcript"
@@ -176,6 +177,7 @@ extension Value {
         case .profile: "LanguageModelSession.Profile"
         case .errorPolicy: "TranscriptErrorHandlingPolicy"
         case .error: "Error"
+        case .skills(let object): object.typeName
         case .structure(let type, _): Surface.table.canonicalName(type)
         default: nil
         }
@@ -187,6 +189,7 @@ extension Value {
     var hasDynamicMembers: Bool {
         switch self {
         case .content, .snapshot: true
+        case .structure("SessionPropertyValues", _): true
         default: false
         }
     }

@@ -4,6 +4,7 @@ import PromptLanguage
 /// The prompt, content, schema, transcript and feedback entries of `Surface.table` (Table/Content.swift).
 extension Builtins {
     static let transcript: @Sendable (Value) -> Transcript? = { if case .transcript(let t) = $0 { t } else { nil } }
+    static let entry: @Sendable (Value) -> Transcript.Entry? = { if case .transcriptEntry(let e) = $0 { e } else { nil } }
     static let content: @Sendable (Value) -> GeneratedContent? = { if case .content(let c) = $0 { c } else { nil } }
 
     static let contentBuiltins: [String: Builtin] = [
@@ -45,11 +46,41 @@ extension Builtins {
         "Transcript.first": on(transcript) { _, t, _ in t.first.map(Value.transcriptEntry) ?? .null },
         "Transcript.last": on(transcript) { _, t, _ in t.last.map(Value.transcriptEntry) ?? .null },
         "Transcript.entries": on(transcript) { _, t, _ in .array(t.map(Value.transcriptEntry)) },
+        // A transcript is a collection of entries: the array algorithms over its entries.
+        "Transcript.map(_:)": on(transcript) { i, t, c in try await i.applyPerElement("map", t.map(Value.transcriptEntry), c.callNode) },
+        "Transcript.compactMap(_:)": on(transcript) { i, t, c in try await i.applyPerElement("compactMap", t.map(Value.transcriptEntry), c.callNode) },
+        "Transcript.filter(_:)": on(transcript) { i, t, c in try await i.applyPerElement("filter", t.map(Value.transcriptEntry), c.callNode) },
+        "Transcript.contains(where:)": transcriptAlgorithm,
+        "Transcript.first(where:)": transcriptAlgorithm,
+        "Transcript.last(where:)": transcriptAlgorithm,
         "Transcript.description": on(transcript) { _, t, _ in .string(t.description) },
         "Transcript.enumerated()": on(transcript) { _, t, _ in
             .array(t.enumerated().map { .tuple([(label: "offset", value: .int($0.offset)), (label: "element", value: .transcriptEntry($0.element))]) })
         },
         "Transcript.Entry.description": describe,
+        // An entry case's payload is the entry itself: these answer the payload's members.
+        "Transcript.ToolCall.toolName": toolCallField("toolName"),
+        "Transcript.ToolCall.arguments": toolCallField("arguments"),
+        "Transcript.ToolCall.id": toolCallField("id"),
+        "Transcript.Entry.id": on(entry) { _, e, _ in .string(e.id) },
+        "Transcript.Entry.toolName": on(entry) { i, e, c in
+            guard case .toolOutput(let output) = e else { throw i.error("toolName belongs to a .toolOutput entry; this is \(e.kindName)", c.node) }
+            return .string(output.toolName)
+        },
+        "Transcript.Entry.first": on(entry) { i, e, c in
+            guard case .toolCalls(let calls) = e else { throw i.error("first (the first tool call) belongs to a .toolCalls entry; this is \(e.kindName)", c.node) }
+            return calls.calls.first.map(Interpreter.toolCallValue) ?? .null
+        },
+        "Transcript.Entry.count": on(entry) { _, e, _ in
+            switch e {
+            case .toolCalls(let calls): .int(calls.calls.count)
+            case .instructions(let x): .int(x.segments.count)
+            case .prompt(let x): .int(x.segments.count)
+            case .toolOutput(let x): .int(x.segments.count)
+            case .response(let x): .int(x.segments.count)
+            case .reasoning(let x): .int(x.segments.count)
+            }
+        },
         "ToolOutput.init(_:)": { i, c in try await c.arguments(i).unlabelled.first ?? .null },
         "LanguageModelFeedback.Sentiment.positive": feedback("Sentiment", "positive"),
         "LanguageModelFeedback.Sentiment.negative": feedback("Sentiment", "negative"),
@@ -66,6 +97,22 @@ extension Builtins {
         "LanguageModelFeedback.Issue.Category.unhelpful": feedback("Issue.Category", "unhelpful"),
         "LanguageModelFeedback.Issue.Category.vulgarOrOffensive": feedback("Issue.Category", "vulgarOrOffensive"),
     ]
+
+    /// A field of a tool call value (`Interpreter.toolCallValue`).
+    static func toolCallField(_ name: String) -> Builtin {
+        on({ if case .structure("Transcript.ToolCall", let fields) = $0 { fields } else { nil } }) { _, fields, _ in
+            fields.first { $0.name == name }?.value ?? .null
+        }
+    }
+
+    /// `transcript.first(where:)` and the like: the array algorithm over the entries.
+    static let transcriptAlgorithm: Builtin = { i, c in
+        guard case .transcript(let t) = c.base, let baseExpr = c.baseExpr, let call = c.call,
+              let value = try await i.collectionMethod(c.entry.name, of: .array(t.map(Value.transcriptEntry)), baseExpr: baseExpr, call) else {
+            throw i.error("'\(c.entry.selector)' is not available on \(c.base.description.prefix(40))", c.node)
+        }
+        return value
+    }
 
     static let dynamicSchema: Builtin = { i, c in try i.makeDynamicSchema(try await c.arguments(i), c.callNode) }
 

@@ -9,6 +9,7 @@ extension Builtins {
         "GenerationOptions.init(sampling:temperature:maximumResponseTokens:toolCallingMode:)": makeOptions,
         "GenerationOptions.temperature": on(options) { _, o, _ in o.temperature.map(Value.double) ?? .null },
         "GenerationOptions.maximumResponseTokens": on(options) { _, o, _ in o.maximumResponseTokens.map(Value.int) ?? .null },
+        "GenerationOptions.toolCallingMode": on(options) { _, o, _ in o.toolCallingMode.map(Value.toolCallingMode) ?? .null },
         "GenerationOptions.SamplingMode.greedy": constant(.samplingMode(.greedy)),
         "GenerationOptions.SamplingMode.random(top:seed:)": { i, c in try await i.implicitCall("random", c.callNode) },
         "GenerationOptions.SamplingMode.random(probabilityThreshold:seed:)": { i, c in try await i.implicitCall("random", c.callNode) },

@@ -245,6 +245,8 @@ extension Builtins {
         "Locale.Language.maximalIdentifier": field("maximalIdentifier"),
         "Locale.LanguageCode.identifier": field("identifier"),
         "Locale.Region.identifier": field("identifier"),
+        // Thrown as a value (never a real cancellation of the block): a tool that throws it ends the tool loop.
+        "CancellationError.init()": constant(.structure(type: "CancellationError", fields: [])),
         "Error.localizedDescription": on(errorValue) { _, e, _ in .string("\(e.error)") },
         "Error.description": on(errorValue) { _, e, _ in .string("\(e.error)") },
         "Error.debugDescription": on(errorValue) { _, e, _ in

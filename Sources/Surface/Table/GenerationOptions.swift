@@ -8,6 +8,7 @@ extension Surface {
                        "Options with a tool-calling mode.", .v27_0),
             MemberSpec("var temperature: Double?", "The temperature, or nil for the default."),
             MemberSpec("var maximumResponseTokens: Int?", "The response length limit in tokens, or nil."),
+            MemberSpec("var toolCallingMode: GenerationOptions.ToolCallingMode?", "The tool calling mode, or nil (.allowed).", .v27_0),
         ]),
         SurfaceType(.struct, "GenerationOptions.SamplingMode", .v26_0, "How the next token is chosen.", [
             MemberSpec("static var greedy: GenerationOptions.SamplingMode", "Always the most likely token."),

@@ -250,6 +250,10 @@ extension Surface {
         SurfaceType(.struct, "Locale.Region", .swift, module: "Foundation", "A region.", [
             MemberSpec("var identifier: String", "The code, such as \"US\"."),
         ]),
+        SurfaceType(.struct, "CancellationError", .swift, module: "Swift",
+                    "The error that marks cancelled work; a tool that throws it ends a .required tool loop (the final-answer pattern).", [
+            MemberSpec("init()", "A cancellation error to throw."),
+        ]),
         SurfaceType(.protocol, "Error", .swift, module: "Swift", "A thrown error.", [
             MemberSpec("var localizedDescription: String", "A description of the error."),
             MemberSpec("var description: String", "A description of the error."),

@@ -97,6 +97,9 @@ final class RunPrinter: @unchecked Sendable {
         for call in result.toolCalls {
             out += String(repeating: " ", count: prefix.count) + "tool \(call.name)(\(call.arguments.serialized())) -> \(call.output)\n"
         }
+        if verbose, result.kind == .error, let stop = result.stopReason {
+            out += String(repeating: " ", count: prefix.count) + "stop: \(stop)\n"
+        }
         if let usage = result.usage, result.kind == .response || result.kind == .stream {
             var stats = "tokens: prompt \(usage.promptTokens) (cached \(usage.cachedTokens)), response \(usage.responseTokens)"
             if let ttft = result.timeToFirstToken { stats += String(format: " · TTFT %.3f s", ttft) }

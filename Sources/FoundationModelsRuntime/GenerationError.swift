@@ -2,7 +2,12 @@
 public enum GenerationError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Context: Sendable, Hashable {
         public let debugDescription: String
-        public init(debugDescription: String) { self.debugDescription = debugDescription }
+        /// Why generation stopped, when fmplay ended it (not part of Apple's API): `.toolRoundLimit`.
+        public let stopReason: ResponseStopReason?
+        public init(debugDescription: String, stopReason: ResponseStopReason? = nil) {
+            self.debugDescription = debugDescription
+            self.stopReason = stopReason
+        }
     }
 
     case exceededContextWindowSize(Context)

@@ -180,6 +180,8 @@ public enum ResponseStopReason: String, Sendable, Hashable {
     case tokenLimit
     /// The model called tools (the session then runs them and asks again).
     case toolCalls
-    /// The request was cancelled.
+    /// The request was cancelled (or timed out); recorded on the block's error result.
     case cancelled
+    /// The model kept calling tools past the session's tool-round bound; recorded on the error result.
+    case toolRoundLimit
 }

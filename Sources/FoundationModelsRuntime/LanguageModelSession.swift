@@ -493,7 +493,8 @@ public final class LanguageModelSession: Sendable {
             guard rounds <= maximumToolRounds else {
                 throw GenerationError.decodingFailure(.init(debugDescription:
                     "the model kept calling tools for \(maximumToolRounds) rounds without answering"
-                    + (mode == .required ? " (toolCallingMode .required keeps calling tools until a tool throws or a dynamic profile changes the mode, e.g. .toolCallingMode(done ? .disallowed : .required) with .onToolCall { done = true })" : "")))
+                    + (mode == .required ? " (toolCallingMode .required keeps calling tools until a tool throws or a dynamic profile changes the mode, e.g. .toolCallingMode(done ? .disallowed : .required) with .onToolCall { done = true })" : ""),
+                    stopReason: .toolRoundLimit))
             }
             let callsID = newID()
             let numbered = calls.enumerated().map { index, call in

@@ -114,7 +114,7 @@ public struct PlaygroundEvaluator: Sendable {
         if let failure = outcome {
             let (range, message) = describe(failure, interpreter: interpreter, source: file.source)
             recorder.recordError(line: range.start.line, column: range.start.column, endLine: range.end.line,
-                                 endColumn: range.end.column, message: message)
+                                 endColumn: range.end.column, message: message, stopReason: Self.stopReason(of: failure))
             result.status = .error
             result.error = "\(path):\(range.start.line):\(range.start.column): \(message)"
             cacheable = !(failure is CancellationError || failure is TimeoutError || (failure as? InterpreterError)?.isLimit == true
@@ -154,6 +154,17 @@ public struct PlaygroundEvaluator: Sendable {
                 return first is TimeoutError ? first : CancellationError()
             }
             return first
+        }
+    }
+
+    /// The stop reason a failed block's error result carries: cancelled or timed out, or the tool-round bound.
+    static func stopReason(of error: any Error) -> String? {
+        switch error {
+        case is TimeoutError, is CancellationError: return ResponseStopReason.cancelled.rawValue
+        case let e as GenerationError:
+            if case .decodingFailure(let context) = e { return context.stopReason?.rawValue }
+            return nil
+        default: return nil
         }
     }
 

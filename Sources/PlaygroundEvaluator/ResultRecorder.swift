@@ -77,8 +77,10 @@ final class ResultRecorder: @unchecked Sendable {
         append(result)
     }
 
-    func recordError(line: Int, column: Int, endLine: Int, endColumn: Int, message: String) {
-        append(EvaluationResult(kind: .error, line: line, column: column, endLine: endLine, endColumn: endColumn,
-                                content: .string(message), text: message))
+    func recordError(line: Int, column: Int, endLine: Int, endColumn: Int, message: String, stopReason: String? = nil) {
+        var result = EvaluationResult(kind: .error, line: line, column: column, endLine: endLine, endColumn: endColumn,
+                                      content: .string(message), text: message)
+        result.stopReason = stopReason
+        append(result)
     }
 }

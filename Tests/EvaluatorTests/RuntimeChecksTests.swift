@@ -157,10 +157,12 @@ final class RuntimeChecksTests: XCTestCase {
         for timeout in [0.05, 0.15, 0.4] {
             let result = await evaluate(source, model: model, timeout: timeout)
             XCTAssertTrue(result.blocks.first?.error?.contains("timed out") == true, "\(timeout): \(result.blocks.first?.error ?? "")")
+            XCTAssertEqual(result.blocks.first?.results.last?.stopReason, "cancelled", "the error result says why generation stopped")
         }
         let finished = await evaluate(source, model: ScriptedLanguageModel())
         XCTAssertEqual(finished.blocks.first?.status, .error)  // .required keeps calling tools: the round bound ends it
         XCTAssertTrue(finished.blocks.first?.error?.contains("kept calling tools") == true, finished.blocks.first?.error ?? "")
+        XCTAssertEqual(finished.blocks.first?.results.last?.stopReason, "toolRoundLimit")
     }
 
     /// Cancellation (and so --timeout) stops a block whatever it does, within one evaluation step.

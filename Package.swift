@@ -32,6 +32,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+        // The language server supervises its evaluation worker process with it.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         // HTTP and TLS for server models; server-sent events parsing from swift-openapi-runtime
         // (mattt/EventSource 1.1.1 does not build on Linux: it needs URLSession.bytes).
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
@@ -86,6 +89,8 @@ let package = Package(
         .target(name: "LanguageServer", dependencies: [
             "JSON", "Schema", "Surface", "PromptLanguage", "PlaygroundEvaluator", "FoundationModelsRuntime",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
         .target(name: "FMPlayCommands", dependencies: [

@@ -77,6 +77,16 @@ def make_file(lines: int) -> str:
     return "\n".join(parts)
 
 
+def first_block_finished(uri):
+    """A predicate: `fmplay/results` for `uri` whose first block is done or failed."""
+    def finished(message):
+        if message.get("method") != "fmplay/results" or message["params"]["uri"] != uri:
+            return False
+        blocks = message["params"]["blocks"]
+        return bool(blocks) and blocks[0]["status"] in ("done", "failed")
+    return finished
+
+
 class Client:
     def __init__(self, command, env):
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
@@ -225,11 +235,7 @@ def main():
     client.notify("textDocument/didOpen", {"textDocument": {"uri": small_uri, "languageId": "fmplay", "version": 1,
                                                             "text": "\n".join(small_lines)}})
 
-    def finished(message):
-        if message.get("method") != "fmplay/results" or message["params"]["uri"] != small_uri:
-            return False
-        blocks = message["params"]["blocks"]
-        return bool(blocks) and blocks[0]["status"] in ("done", "failed")
+    finished = first_block_finished(small_uri)
 
     try:
         client.wait(finished, timeout=600, since=mark)

@@ -11,6 +11,7 @@ public struct FMPlay: AsyncParsableCommand {
             SchemaCommand.self,
             ExplainCommand.self,
             LSPCommand.self,
+            WorkerCommand.self,
             RunCommand.self,
             TokenizeCommand.self,
             ModelsCommand.self,

@@ -8,7 +8,7 @@ import PlaygroundEvaluator
 import Tokenizer
 
 /// `fmplay lsp`: the language server over stdin/stdout.
-struct LSPCommand: ParsableCommand {
+struct LSPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lsp",
         abstract: "Run the fmplay language server on stdin/stdout (LSP 3.17).",
@@ -24,14 +24,29 @@ struct LSPCommand: ParsableCommand {
     @Option(name: .customLong("max-message-size"), help: "The largest message accepted, in bytes; larger ones are skipped.")
     var maximumMessageSize = MessageFramer.defaultMaximumMessageSize
 
+    @Flag(name: .customLong("in-process"), help: """
+        Evaluate blocks inside the server process instead of the supervised worker process \
+        (for benchmarks and debugging: a crash in evaluation then ends the server).
+        """)
+    var inProcess = false
+
     func validate() throws {
         if let problem = OptionChecks.integer(maximumMessageSize, "--max-message-size", 1024...(1 << 30)) {
             throw ValidationError(problem + " (bytes)")
         }
     }
 
-    func run() throws {
-        let code = LanguageServer.serve(runner: LanguageServerBackend.makeRunner(), maximumMessageSize: maximumMessageSize)
+    func run() async throws {
+        let local = LanguageServerBackend.makeRunner()
+        let runner: any PlaygroundRunner
+        if inProcess {
+            runner = local
+        } else {
+            // The worker is this executable (`fmplay worker`), with the same environment.
+            let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+            runner = WorkerRunner(launch: .init(executable: executable, arguments: ["worker"]), local: local)
+        }
+        let code = await LanguageServer.serveOnOwnThread(runner: runner, maximumMessageSize: maximumMessageSize)
         throw ExitCode(code)
     }
 }

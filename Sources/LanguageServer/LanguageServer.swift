@@ -9,6 +9,15 @@ public enum ServerEvent: Sendable {
     case endOfInput
     /// Progress from a background evaluation.
     case evaluation(EvaluationUpdate)
+    /// A large document's analysis, done off the loop (or given up because the text changed).
+    case analyzed(AnalysisUpdate)
+}
+
+/// The result of a background analysis: for one revision of one document, nil when it was stopped.
+public struct AnalysisUpdate: Sendable {
+    let uri: String
+    let revision: Int
+    let analysis: DocumentAnalysis?
 }
 
 /// The fmplay language server: JSON-RPC dispatch, the LSP lifecycle, open
@@ -47,6 +56,17 @@ public final class LanguageServer {
     var progressTokens: [String: ProgressToken] = [:]
     let evaluation: EvaluationCoordinator
     var timers = Timers()
+    /// Documents of at least this many UTF-8 bytes are analysed on their own thread, off the
+    /// loop, so they never hold up other documents; smaller ones are analysed on the loop
+    /// (a few milliseconds), which keeps every request answered in order.
+    public var backgroundAnalysisThreshold = LanguageServer.defaultBackgroundAnalysisThreshold
+    public static let defaultBackgroundAnalysisThreshold = 16 << 10
+    /// Background analyses running, by document (the revision each is for, and its stop flag).
+    var backgroundAnalyses: [String: BackgroundAnalysis] = [:]
+    /// Requests that need an analysis still running in the background, by document, in arrival order.
+    var parkedRequests: [String: [JSONRPCMessage]] = [:]
+    /// Evaluations to schedule once a document's background analysis arrives.
+    var evaluationAfterAnalysis: [String: EvaluationReason] = [:]
     var lastViewRefresh = Date.distantPast
     var lastProgressReport = Date.distantPast
 
@@ -91,7 +111,9 @@ public final class LanguageServer {
         for (event, decoded) in messages where exitCode == nil {
             switch event {
             case .framed(.malformed(let reason)):
+                // A frame that cannot be read has no readable id: JSON-RPC answers it with a parse error and a null id.
                 logMessage(.error, "fmplay lsp: \(reason)")
+                sink.send(.response(id: nil, result: .failure(.parseError("fmplay lsp: \(reason)"))))
             case .framed(.oversized(let length, let prefix)):
                 // Refused, not dropped: the request it held gets an error, and the user is told.
                 let message = "fmplay lsp: a message of \(length) bytes is over the size limit (fmplay lsp --max-message-size raises it); it was refused"
@@ -112,6 +134,8 @@ public final class LanguageServer {
                 exitCode = 0
             case .evaluation(let update):
                 apply(update)
+            case .analyzed(let update):
+                analysisArrived(update)
             }
         }
     }
@@ -123,6 +147,10 @@ public final class LanguageServer {
             let result: Result<JSONValue, ResponseError>
             do {
                 result = .success(try respond(to: method, params: params))
+            } catch let pending as AnalysisPending {
+                // Answered when the document's analysis arrives; other events go on meanwhile.
+                parkedRequests[pending.uri, default: []].append(message)
+                return
             } catch let error as ResponseError {
                 result = .failure(error)
             } catch {
@@ -202,7 +230,9 @@ public final class LanguageServer {
                 applySettings(settings)
             }
         case "$/cancelRequest":
-            break  // handled when the batch is read; a finished request needs nothing
+            // Requests in the same batch were handled when it was read; a finished request needs
+            // nothing; one waiting for a background analysis is answered now.
+            if let id = params["id"].flatMap(RequestID.init) { cancelParkedRequest(id) }
         case "window/workDoneProgress/cancel":
             if let token = try decode(WorkDoneProgressCancelParams.self, params).token.stringValue {
                 evaluation.cancel(progressToken: token)
@@ -332,6 +362,10 @@ public final class LanguageServer {
         documents[uri] = nil
         diagnosticsDue.remove(uri)
         evaluation.documentClosed(uri)
+        backgroundAnalyses.removeValue(forKey: uri)?.stop()
+        evaluationAfterAnalysis[uri] = nil
+        // Requests that waited for its analysis now fail: the document is not open.
+        for message in parkedRequests.removeValue(forKey: uri) ?? [] { handle(message) }
         // Clear what this server published for the document.
         sendNotification("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, version: nil, diagnostics: []))
     }
@@ -356,9 +390,15 @@ public final class LanguageServer {
     }
 
     /// The analysis of the document's current text, computed at most once per revision.
+    /// A large document's analysis runs on its own thread: until it arrives this throws
+    /// `AnalysisPending` (requests wait for it, idle work skips the document).
     func analysis(_ uri: String) throws -> DocumentAnalysis {
         var open = try openDocument(uri)
         if let analysis = open.analysis, analysis.revision == open.document.revision { return analysis }
+        if open.document.lines.bytes.count >= backgroundAnalysisThreshold {
+            analyzeInBackground(open.document)
+            throw AnalysisPending(uri: uri)
+        }
         let analysis = DocumentAnalysis(document: open.document)
         open.analysis = analysis
         documents[uri] = open
@@ -473,6 +513,23 @@ struct Timers {
 }
 
 extension LanguageServer {
+    /// `serve` on a thread of its own (64 MB stack), awaited: the loop blocks while it waits for
+    /// events, so it must not hold one of Swift concurrency's few cooperative threads, which run
+    /// evaluation and the worker's supervision (on a 2-core machine there are two).
+    public static func serveOnOwnThread(
+        input: Int32 = 0, output: Int32 = 1, runner: any PlaygroundRunner,
+        maximumMessageSize: Int = MessageFramer.defaultMaximumMessageSize
+    ) async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: serve(input: input, output: output, runner: runner, maximumMessageSize: maximumMessageSize))
+            }
+            thread.name = "fmplay-lsp-loop"
+            thread.stackSize = 64 << 20
+            thread.start()
+        }
+    }
+
     /// Serves LSP over a pair of file descriptors (stdin/stdout for `fmplay lsp`)
     /// until `exit` or end of input; returns the process exit code. The loop
     /// runs on the calling thread (never a cooperative-pool thread, which

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PromptLanguage
 
 /// The one place that converts between the layers' UTF-8 byte offsets and
@@ -71,18 +76,26 @@ public struct LineTable: Sendable {
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
+        // A 5 MB document is scanned on the message loop: with memchr when the text has no `\r`
+        // (the usual case), byte by byte through a buffer pointer otherwise.
+        guard bytes.withUnsafeBufferPointer({ $0.baseAddress.map { memchr($0, 0x0D, bytes.count) != nil } ?? false }) else {
+            self.lineStarts = SourceText.newlineLineStarts(bytes)
+            return
+        }
         var starts = [0]
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            let byte = bytes[index]
-            if byte == 0x0A {
-                starts.append(index + 1)
-            } else if byte == 0x0D {
-                if index + 1 < count, bytes[index + 1] == 0x0A { index += 1 }
-                starts.append(index + 1)
+        bytes.withUnsafeBufferPointer { buffer in
+            let count = buffer.count
+            var index = 0
+            while index < count {
+                let byte = buffer[index]
+                if byte == 0x0A {
+                    starts.append(index + 1)
+                } else if byte == 0x0D {
+                    if index + 1 < count, buffer[index + 1] == 0x0A { index += 1 }
+                    starts.append(index + 1)
+                }
+                index += 1
             }
-            index += 1
         }
         self.lineStarts = starts
     }

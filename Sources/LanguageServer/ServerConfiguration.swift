@@ -3,8 +3,8 @@ import JSON
 /// The server's settings, from `initializationOptions` and
 /// `workspace/didChangeConfiguration` (either the settings object itself or
 /// one nested under `fmplay`).
-public struct ServerConfiguration: Sendable, Equatable {
-    public enum EvaluationTrigger: String, Sendable, CaseIterable {
+public struct ServerConfiguration: Sendable, Equatable, Codable {
+    public enum EvaluationTrigger: String, Sendable, CaseIterable, Codable {
         /// Evaluate a document's changed blocks when it is saved (default).
         case onSave
         /// Evaluate after typing pauses for `debounceMilliseconds`.

@@ -60,6 +60,17 @@ public enum PromptAnalyzer {
 
     /// `analyze(_:)`, recording the time of each phase in `phases` when it is enabled.
     public static func analyze(_ text: String, phases: inout PhaseTimes) -> PromptAnalysis {
+        analyze(text, phases: &phases, shouldStop: { false })!
+    }
+
+    /// `analyze(_:)` that can be cancelled: `shouldStop` is asked between phases, and
+    /// nil is returned as soon as it says yes (the language server's background analyses).
+    public static func analyze(_ text: String, shouldStop: () -> Bool) -> PromptAnalysis? {
+        var phases = PhaseTimes(enabled: false)
+        return analyze(text, phases: &phases, shouldStop: shouldStop)
+    }
+
+    static func analyze(_ text: String, phases: inout PhaseTimes, shouldStop: () -> Bool) -> PromptAnalysis? {
         if text.utf8.count > maximumTextSize {
             var empty = analyze("", phases: &phases)
             let megabytes = (text.utf8.count * 10 / (1024 * 1024) + 5) / 10
@@ -90,6 +101,7 @@ public enum PromptAnalyzer {
             return (source, tree, firstOverflow, tooDeep)
         }
         phases.merge(depthPhase)  // part of "parse" too
+        if shouldStop() { return nil }
         var diagnostics = phases.measure("syntax diagnostics") {
             syntaxDiagnostics(tree, source: source, reportedNesting: firstOverflow != nil)
         }
@@ -102,8 +114,10 @@ public enum PromptAnalyzer {
                 "this code nests more than \(DepthGuard.maximumDepth) levels deep (chained calls, operators, optionals or generic types); it is not analysed or run. Split it into named constants"))
         }
 
+        if shouldStop() { return nil }
         var builder = ModelBuilder(source: source)
         phases.measure("model") { builder.build(tree) }
+        if shouldStop() { return nil }
         diagnostics += builder.diagnostics
         var file = PromptFile(
             source: source, syntax: tree, imports: builder.imports, types: builder.types, constants: builder.constants,
@@ -116,12 +130,14 @@ public enum PromptAnalyzer {
             }
             return result
         }
+        if shouldStop() { return nil }
         diagnostics += phases.measure("schema checks") { SchemaChecks(file: file).run() }
         diagnostics += phases.measure("tool checks") { ToolChecks(file: file).run() }
         diagnostics += phases.measure("session checks") { SessionChecks(file: file).run() }
         diagnostics += phases.measure("supported Swift") { SupportedSwiftChecker.check(file: file) }
         diagnostics += phases.measure("evaluations") { EvaluationsChecks(file: file).run() }
         diagnostics += phases.measure("unimplemented API") { UnimplementedAPIChecks(file: file).run() }
+        if shouldStop() { return nil }
         let surface = phases.measure("surface") { SurfaceChecker(file: file).run() }
         // One error per place: a more specific check (FM304's use cases, FM306's closures, FM313) wins over FM310.
         diagnostics += surface.diagnostics.filter { found in

@@ -2,7 +2,7 @@ import PromptLanguage
 
 /// The front end's analysis of one revision of a document, with the line
 /// table that converts its UTF-8 ranges to LSP ranges.
-struct DocumentAnalysis {
+struct DocumentAnalysis: Sendable {
     let uri: String
     let revision: Int
     let version: Int
@@ -10,11 +10,15 @@ struct DocumentAnalysis {
     let analysis: PromptAnalysis
 
     init(document: TextDocument) {
+        self.init(document: document, analysis: PromptAnalyzer.analyze(document.text))
+    }
+
+    init(document: TextDocument, analysis: PromptAnalysis) {
         uri = document.uri
         revision = document.revision
         version = document.version
         lines = document.lines
-        analysis = PromptAnalyzer.analyze(document.text)
+        self.analysis = analysis
     }
 
     var file: PromptFile { analysis.file }

@@ -101,6 +101,7 @@ final class EvaluationCoordinator {
 
     func configure(_ configuration: ServerConfiguration) {
         self.configuration = configuration
+        runner.warmUp(configuration)
     }
 
     // MARK: Fingerprints
@@ -330,6 +331,11 @@ final class EvaluationCoordinator {
     }
 
     var changedDocumentsIsEmpty: Bool { changedDocuments.isEmpty }
+
+    /// Marks a document's views as due for a refresh (its analysis arrived after views were sent).
+    func documentChanged(_ uri: String) {
+        if records[uri] != nil { changedDocuments.insert(uri) }
+    }
 
     func failuresChanged(_ uri: String) -> Bool { failuresDirty.contains(uri) }
 

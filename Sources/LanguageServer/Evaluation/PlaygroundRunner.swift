@@ -13,6 +13,13 @@ public protocol PlaygroundRunner: Sendable {
     func clearCache() throws -> String
     /// Tokens of `text` with the tokenizer of the model the settings select, or why they cannot be counted.
     func tokenCount(of text: String, configuration: ServerConfiguration) -> TokenCount
+    /// Called when the settings are (re)applied: a runner may get ready for runs with them
+    /// (the worker runner starts its worker process). The default does nothing.
+    func warmUp(_ configuration: ServerConfiguration)
+}
+
+extension PlaygroundRunner {
+    public func warmUp(_ configuration: ServerConfiguration) {}
 }
 
 /// A prompt's size for hover: counted with the configured model's tokenizer,
@@ -35,7 +42,7 @@ public struct BlockRunRequest: Sendable {
 /// One result of a model call or `print` in a block. A streaming call
 /// reports a snapshot (`isComplete == false`) each time it grows; a later
 /// report for the same call and iteration replaces the earlier one.
-public struct CallResult: Sendable, Equatable {
+public struct CallResult: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable {
         case response, stream, print, error, evaluation
     }
@@ -90,14 +97,14 @@ public struct CallResult: Sendable, Equatable {
     }
 }
 
-public enum BlockEvent: Sendable, Equatable {
+public enum BlockEvent: Sendable, Equatable, Codable {
     case result(CallResult)
     /// Tokens generated so far in the block (for progress).
     case tokens(Int)
 }
 
 /// How a block run ended.
-public struct BlockOutcome: Sendable, Equatable {
+public struct BlockOutcome: Sendable, Equatable, Codable {
     /// Why the block failed (`exceededContextWindowSize: ...`), nil when it ran to the end.
     public var error: String?
     /// Where it failed, as UTF-8 offsets in the evaluated text.

@@ -13,7 +13,15 @@ extension LanguageServer {
     enum EvaluationReason { case opened, saved, changed }
 
     func scheduleEvaluation(_ uri: String, reason: EvaluationReason) {
-        guard let current = try? analysis(uri) else { return }
+        let current: DocumentAnalysis
+        do {
+            current = try analysis(uri)
+        } catch is AnalysisPending {
+            evaluationAfterAnalysis[uri] = reason  // scheduled when the analysis arrives
+            return
+        } catch {
+            return
+        }
         evaluation.schedule(current)
         viewsChanged()
     }

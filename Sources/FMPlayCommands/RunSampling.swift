@@ -2,6 +2,7 @@ import Evaluations
 import Foundation
 import JSON
 import PlaygroundEvaluator
+import Report
 
 /// `fmplay run --samples N [--model A --model B] [--min-pass-rate R]`: every block
 /// runs N times per model, with seeds derived from `--seed`; pass rates per block.
@@ -125,6 +126,21 @@ enum RunSampling {
             }.joined(separator: "  |  "))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `fmplay run --format html`: the page of `fmplay report` for these runs.
+    static func htmlReport(_ runs: [Run], baseline: [BaselineStore.Entry]?) -> String {
+        var counts: [String: Int] = [:]
+        let input = ReportInput(
+            runs: runs.map { run in
+                counts[run.model, default: 0] += 1
+                return ReportInput.Run(model: run.model, seed: String(run.seed), sample: counts[run.model]!, files: run.files)
+            },
+            baseline: (baseline ?? []).map {
+                ReportInput.BaselineEntry(path: $0.path, block: $0.block, model: $0.model, status: $0.status, changes: $0.changes)
+            })
+        let paths = Array(Set(runs.flatMap { $0.files.map(\.path) })).sorted()
+        return ReportPage.render(input, options: ReportPage.Options(source: "fmplay run " + paths.joined(separator: " ")))
     }
 
     static func json(_ summaries: [BlockSummary]) -> JSONValue {

@@ -34,7 +34,7 @@ public final class LanguageServer {
 
     public static let name = "fmplay"
     public static let languageID = "fmplay"
-    public static let commands = ["fmplay.run", "fmplay.runAll", "fmplay.cancel", "fmplay.clearCache"]
+    public static let commands = ["fmplay.run", "fmplay.runAll", "fmplay.cancel", "fmplay.clearCache", "fmplay.openReport"]
 
     let sink: any MessageSink
     let queue: EventQueue<ServerEvent>

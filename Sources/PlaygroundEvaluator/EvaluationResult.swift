@@ -81,6 +81,19 @@ public struct BlockResult: Sendable, Hashable {
     public var cached: Bool
     /// Wall-clock seconds the block took (0 when cached).
     public var duration: Double
+
+    public init(name: String?, displayName: String, index: Int, line: Int, status: Status, error: String?, results: [EvaluationResult],
+                cached: Bool, duration: Double) {
+        self.name = name
+        self.displayName = displayName
+        self.index = index
+        self.line = line
+        self.status = status
+        self.error = error
+        self.results = results
+        self.cached = cached
+        self.duration = duration
+    }
 }
 
 /// The outcome of one file.
@@ -140,7 +153,8 @@ extension EvaluationResult {
         return .object(object)
     }
 
-    init?(json: JSONValue) {
+    /// Reads the JSON form back (cached results, `fmplay report`); nil when a required field is missing.
+    public init?(json: JSONValue) {
         guard let kind = json["kind"]?.stringValue.flatMap(Kind.init), let line = json["line"]?.intValue,
               let column = json["column"]?.intValue, let text = json["text"]?.stringValue else { return nil }
         let usage = json["usage"].map {
@@ -184,5 +198,47 @@ extension FileResult {
         if let error { object["error"] = .string(error) }
         object["blocks"] = .array(blocks.map(\.jsonValue))
         return .object(object)
+    }
+}
+
+// MARK: Reading `fmplay run --format json` back (`fmplay report`)
+
+extension BlockResult {
+    /// Nil when a required field (`displayName`, `line`, `status`, `results`) is missing or a result is malformed.
+    public init?(json: JSONValue) {
+        guard let displayName = json["displayName"]?.stringValue, let line = json["line"]?.intValue,
+              let status = json["status"]?.stringValue.flatMap(Status.init), let items = json["results"]?.arrayValue else { return nil }
+        let results = items.compactMap(EvaluationResult.init(json:))
+        guard results.count == items.count else { return nil }
+        self.init(name: json["name"]?.stringValue, displayName: displayName, index: json["index"]?.intValue ?? 0, line: line,
+                  status: status, error: json["error"]?.stringValue, results: results, cached: json["cached"]?.boolValue ?? false,
+                  duration: json["duration"]?.doubleValue ?? 0)
+    }
+}
+
+extension FileResult {
+    /// Nil when `path` or `blocks` is missing or a block is malformed.
+    public init?(json: JSONValue) {
+        guard let path = json["path"]?.stringValue, let items = json["blocks"]?.arrayValue else { return nil }
+        let blocks = items.compactMap(BlockResult.init(json:))
+        guard blocks.count == items.count else { return nil }
+        self.init(path: path, blocks: blocks, error: json["error"]?.stringValue)
+    }
+}
+
+/// Codable through the JSON form above, so a result crosses the evaluation worker's pipe
+/// exactly as `fmplay run --format json` writes it and `fmplay report` reads it.
+extension EvaluationResult: Codable {
+    public init(from decoder: any Decoder) throws {
+        let json = try JSONValue(from: decoder)
+        guard let result = EvaluationResult(json: json) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "a result needs kind, line, column and text"))
+        }
+        self = result
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try jsonValue.encode(to: encoder)
     }
 }

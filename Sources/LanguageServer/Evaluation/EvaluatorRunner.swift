@@ -107,6 +107,7 @@ public struct EvaluatorRunner: PlaygroundRunner {
         call.renderedPrompt = result.renderedPrompt
         call.stopReason = result.stopReason
         call.lifecycle = result.lifecycle
+        if isComplete { call.record = result }
         if let report = result.evaluation {
             call.content = .string(report.headline)
             call.details = report.text

@@ -1,4 +1,5 @@
 import JSON
+import PlaygroundEvaluator
 import PromptLanguage
 
 /// What the server needs from an evaluator: run one `#Playground` block,
@@ -70,6 +71,8 @@ public struct CallResult: Sendable, Equatable, Codable {
     /// The prompt as the model read it and why generation stopped (hover transparency).
     public var renderedPrompt: String?
     public var stopReason: String?
+    /// The evaluator's full result (tool calls, lifecycle, evaluation samples): what "Open report" shows.
+    public var record: EvaluationResult?
     /// The model that answered (embedded, scripted or the server model).
     public var model: String?
     /// What happened while answering, in order (27's profiles): the active profile,

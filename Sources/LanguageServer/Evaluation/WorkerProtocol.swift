@@ -60,6 +60,8 @@ extension CallResult {
         if let t = copy.timeToFirstToken, !t.isFinite { copy.timeToFirstToken = nil }
         if let r = copy.tokensPerSecond, !r.isFinite { copy.tokensPerSecond = nil }
         if let p = copy.passRate, !p.isFinite { copy.passRate = nil }
+        if let t = copy.record?.timeToFirstToken, !t.isFinite { copy.record?.timeToFirstToken = nil }
+        if let r = copy.record?.tokensPerSecond, !r.isFinite { copy.record?.tokensPerSecond = nil }
         return copy
     }
 }

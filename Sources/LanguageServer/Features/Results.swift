@@ -140,6 +140,8 @@ extension LanguageServer {
             evaluation.forgetResults()
             viewsChanged()
             return .string(message)
+        case "fmplay.openReport":
+            return try openReport(arguments)
         default:
             throw ResponseError.invalidParams("unknown command \(params.command); known: \(Self.commands.joined(separator: ", "))")
         }

@@ -1,0 +1,127 @@
+import Foundation
+import JSON
+import Report
+import XCTest
+
+/// The report page from `fmplay run --format json` documents: escaping, counts, the matrix,
+/// failures, the baseline order and bad input. The browser test (Tests/ReportBrowser) renders real runs.
+final class ReportPageTests: XCTestCase {
+    static let hostile = "<script>alert(\"x\")</script> & 'quoted' \"double\" </pre></details>"
+
+    /// A run document: one file, one block with a response and an evaluation of two samples.
+    func runJSON(model: String, response: String, secondPasses: Bool, seed: Int = 42) -> JSONValue {
+        let metrics: [JSONValue] = [
+            ["name": "Exact", "value": "passing"],
+            ["name": "Exact", "value": secondPasses ? "passing" : "failing", "rationale": .string(Self.hostile)],
+        ]
+        let samples: [JSONValue] = (0..<2).map { i in
+            [
+                "index": .int(i), "prompt": .string("prompt \(i) \(Self.hostile)"), "expected": .null, "response": .string(response),
+                "responseText": .string(response), "metrics": [metrics[i]], "failed": .bool(i == 1 && !secondPasses),
+            ]
+        }
+        let evaluation: JSONValue = [
+            "evaluation": "CapitalEvaluation", "info": [:], "passRate": .double(secondPasses ? 1 : 0.5),
+            "metrics": [], "summary": [], "samples": .array(samples),
+            "errors": ["inferenceFailureCount": 0, "evaluatorFailureCount": 0, "failingEvaluatorTypes": [], "metricsNotFound": []],
+        ]
+        let results: [JSONValue] = [
+            [
+                "line": 3, "column": 5, "endLine": 3, "endColumn": 30, "iteration": 0, "kind": "response", "type": .null,
+                "content": .string(response), "text": .string(response),
+                "usage": ["promptTokens": 20, "cachedTokens": 0, "responseTokens": 7], "timeToFirstToken": 0.25,
+                "snapshots": 0, "toolCalls": [["name": "getWeather", "arguments": ["city": .string(Self.hostile)], "output": .string(Self.hostile)]],
+                "renderedPrompt": .string("<|im_start|>user\n\(Self.hostile)<|im_end|>"), "stopReason": "end of turn",
+            ],
+            [
+                "line": 9, "column": 5, "endLine": 9, "endColumn": 20, "iteration": 0, "kind": "evaluation", "type": .null,
+                "content": .null, "text": "CapitalEvaluation", "evaluation": evaluation,
+            ],
+        ]
+        return [
+            "model": .string(model), "seed": .string(String(seed)),
+            "files": [["path": "Examples/<odd>.fmplay", "blocks": [[
+                "name": "Capitals", "displayName": "Capitals", "line": 1, "status": "ok", "cached": false, "duration": 1.5,
+                "results": .array(results),
+            ]]]],
+        ]
+    }
+
+    func page(_ document: JSONValue) throws -> String {
+        let input = try ReportInput.parse(Array(document.serialized().utf8), file: "run.json")
+        return ReportPage.render(input, options: ReportPage.Options(source: "run.json", directory: "/repo"))
+    }
+
+    func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
+
+    func testModelOutputIsEscapedEverywhere() throws {
+        let html = try page(["runs": [runJSON(model: "m\"<1>", response: Self.hostile, secondPasses: false)]])
+        // The page's own script is the only one; no quote or tag from the outputs survives unescaped.
+        XCTAssertEqual(count("<script", in: html), 1)
+        XCTAssertFalse(html.contains("alert(\"x\")"))
+        XCTAssertFalse(html.contains("'quoted'"))
+        XCTAssertFalse(html.contains("m\"<1>"))
+        XCTAssertTrue(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quoted&#39;"))
+        XCTAssertTrue(html.contains("&lt;|im_start|&gt;user"))
+        XCTAssertTrue(html.contains("Examples/&lt;odd&gt;.fmplay:3"))
+        XCTAssertEqual(count("</pre>", in: html), count("<pre", in: html))
+        XCTAssertEqual(count("</details>", in: html), count("<details", in: html))
+    }
+
+    func testCountsMatrixFailuresAndLinks() throws {
+        let html = try page(["runs": [
+            runJSON(model: "A.gguf", response: "Paris", secondPasses: true),
+            runJSON(model: "B.gguf", response: "Lyon", secondPasses: false),
+            runJSON(model: "B.gguf", response: "Lyon", secondPasses: false, seed: 7),
+        ]])
+        // One matrix column per model.
+        XCTAssertEqual(count("<th class=\"model-col\"", in: html), 2)
+        // Metric counts per model, over samples: A passes 2/2; B fails 1 of 2 in each of its 2 runs.
+        XCTAssertTrue(html.contains("<tr data-model=\"B.gguf\" data-metrics=\"|Exact|\" data-failed=\"1\" data-evaluation=\"CapitalEvaluation\"><td>Exact</td><td class=\"model\">B.gguf</td><td data-count=\"passed\">2</td><td data-count=\"failed\" class=\"bad\">2</td>"), html)
+        XCTAssertTrue(html.contains("<td data-count=\"passed\">2</td><td data-count=\"failed\" class=\"\">0</td>"))
+        // Both failing samples of B are listed, none of A.
+        XCTAssertEqual(count("class=\"failure failing-sample\"", in: html), 2)
+        XCTAssertTrue(html.contains("CapitalEvaluation #2 · B.gguf · sample 2"))
+        // The bar chart: A at 100% (360 px), B at 50%.
+        XCTAssertTrue(html.contains("<rect class=\"bar good\" x=\"380\" y=\"4\" width=\"360\""))
+        XCTAssertTrue(html.contains("<rect class=\"bar fair\" x=\"380\" y=\"26\" width=\"180\""))
+        // Links go to file:line.
+        XCTAssertTrue(html.contains("href=\"file:///repo/Examples/%3Codd%3E.fmplay#L9\""))
+        XCTAssertTrue(html.contains("id=\"total-metrics\">4/6 (66.7%)"))
+    }
+
+    func testBaselineRegressionsComeFirst() throws {
+        let old = try ReportInput.parse(runJSON(model: "A", response: "Paris", secondPasses: true), file: "old.json")
+        var new = try ReportInput.parse(["runs": [runJSON(model: "A", response: "Lyon", secondPasses: false)]], file: "new.json")
+        new.baseline = new.compared(with: old)
+        XCTAssertEqual(new.baseline.count, 1)
+        XCTAssertTrue(new.baseline[0].isRegression, "\(new.baseline[0].changes)")
+        XCTAssertTrue(new.baseline[0].changes.contains("  - Paris"))
+        XCTAssertTrue(new.baseline[0].changes.contains("  + Lyon"))
+        new.baseline.insert(ReportInput.BaselineEntry(path: "x.fmplay", block: "Unchanged", model: "A", status: "unchanged", changes: []), at: 0)
+        let html = ReportPage.render(new, options: ReportPage.Options(source: "new.json"))
+        let regression = try XCTUnwrap(html.range(of: "class=\"baseline-regression\""))
+        let unchanged = try XCTUnwrap(html.range(of: "class=\"baseline-unchanged\""))
+        XCTAssertLessThan(regression.lowerBound, unchanged.lowerBound)
+        XCTAssertTrue(html.contains("<span class=\"del\">  - Paris</span>"))
+        XCTAssertTrue(html.contains("1 regression, 0 changed, 0 new, 1 unchanged"))
+    }
+
+    func testBadInputNamesTheFileAndTheFix() {
+        XCTAssertThrowsError(try ReportInput.parse(Array("{\"files\": [".utf8), file: "run.json")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("run.json: not valid JSON"), "\(error)")
+            XCTAssertTrue("\(error)".contains("fmplay run --format json"), "\(error)")
+        }
+        XCTAssertThrowsError(try ReportInput.parse(Array("{\"diagnostics\": []}".utf8), file: "lint.json")) { error in
+            XCTAssertEqual("\(error)", "lint.json: has no \"files\" array; this is not the output of `fmplay run --format json`")
+        }
+        XCTAssertThrowsError(try ReportInput.parse(Array("{\"runs\": [{\"files\": [{\"path\": \"a\"}]}]}".utf8), file: "r.json")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("r.json: runs[0].files[0] is not a file result"), "\(error)")
+        }
+    }
+
+    func testEscapeCoversAttributeAndTextContexts() {
+        XCTAssertEqual(HTML.escape("a<b>&\"c\"'d'"), "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;")
+        XCTAssertEqual(HTML.escape("plain é ✓"), "plain é ✓")
+    }
+}

@@ -63,6 +63,23 @@ final class EvaluationTests: XCTestCase {
         XCTAssertLessThan(refreshes, 16, "8 snapshots + 2 finishes arrived at once; refresh must be throttled")
     }
 
+    /// The server model's settings (never the API key itself), and the hover naming the model that answered.
+    func testServerModelSettingsAndAnsweringModel() throws {
+        var configuration = ServerConfiguration()
+        XCTAssertEqual(configuration.apply(["serverURL": "http://127.0.0.1:8080/v1", "serverModel": "qwen", "serverAPIKeyFile": "/run/key"]), [])
+        XCTAssertEqual(configuration.serverURL, "http://127.0.0.1:8080/v1")
+        XCTAssertEqual(configuration.serverModel, "qwen")
+        XCTAssertEqual(configuration.serverAPIKeyFile, "/run/key")
+        XCTAssertEqual(configuration.apply(["serverURL": nil]), [])
+        XCTAssertNil(configuration.serverURL)
+        XCTAssertEqual(configuration.apply(["serverModel": 3]).count, 1, "a non-string is reported")
+        XCTAssertFalse(configuration.apply(["serverAPIKey": "sk-secret"]).isEmpty, "the key itself is no setting")
+
+        var result = CallResult(range: 0..<1, kind: .response, content: .string("A title"))
+        result.model = "Private Cloud Compute (qwen)"
+        XCTAssertTrue(ResultRendering.details(result, iterations: 1, format: .plaintext).contains("Answered by Private Cloud Compute (qwen)"))
+    }
+
     func testHintLengthLoopsAndErrors() {
         var result = CallResult(range: 0..<1, iteration: 2, kind: .response, content: .string("A long title\nthat goes on and on and on"))
         XCTAssertEqual(ResultRendering.hint(result, iterations: 3, limit: 30), #"→ [3/3] "A long title that g…""#)

@@ -201,8 +201,10 @@ extension SupportedSwiftChecker {
            let first = reference.baseName.text.unicodeScalars.first, first.properties.isUppercase,
            !declaredNames.contains(reference.baseName.text), !declaredTypes.contains(reference.baseName.text) {
             let name = reference.baseName.text
-            // (An undeclared tool in `tools:` is FM301's, an Evaluations type fmplay does not implement FM313's.)
-            if !Self.canConstruct(name), !Self.isToolListElement(call), EvaluationsChecks.unsupportedTypes[name] == nil {
+            // (An undeclared tool in `tools:` is FM301's, an Evaluations type fmplay does not implement FM313's,
+            // a FoundationModels 27 type fmplay does not implement FM314's.)
+            if !Self.canConstruct(name), !Self.isToolListElement(call), EvaluationsChecks.unsupportedTypes[name] == nil,
+               UnimplementedAPIChecks.unimplemented[name] == nil {
                 unsupported(reference, "the type '\(name)'",
                             "declare it in this file (a prompt file sees only its own declarations, the FoundationModels API and the standard types)")
             }

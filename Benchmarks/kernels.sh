@@ -1,7 +1,7 @@
 #!/bin/sh
 # Kernel microbenchmark. Compiles Sources/Kernels with the package's release
 # flags together with Benchmarks/KernelBench into one executable and runs it.
-# Usage: Benchmarks/kernels.sh [--threads N] [--tokens N] [--q8|--q4k]
+# Usage: Benchmarks/kernels.sh [--threads N] [--tokens N] [--q8|--q4k|--q5]
 set -e
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/.build/kernel-bench"

@@ -27,7 +27,8 @@ func option(_ name: String, _ fallback: Int) -> Int {
 let threadCounts = arguments.contains("--threads") ? [option("--threads", 2)] : [1, 2]
 let promptTokens = option("--tokens", 512)
 let minimumSeconds = 1.0
-let layerFormat = arguments.contains("--q8") ? QuantFormat.q8_0 : (arguments.contains("--q4k") ? QuantFormat.q4_K : QuantFormat.q4_1)
+let layerFormat = arguments.contains("--q8") ? QuantFormat.q8_0
+    : arguments.contains("--q4k") ? QuantFormat.q4_K : arguments.contains("--q5") ? QuantFormat.q5_0 : QuantFormat.q4_1
 
 let shapes = [
     Shape(name: "attn_q/attn_output", rows: 576, columns: 576, format: layerFormat, perLayer: 2),

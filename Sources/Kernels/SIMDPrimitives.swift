@@ -227,6 +227,41 @@ func sumLanes(_ v0: SIMD16<Int16>, _ v1: SIMD16<Int16>, _ v2: SIMD16<Int16>, _ v
     }
 }
 
+/// Lane i of the result is the sum of the eight Int16 lanes of row i's half: `v0` holds
+/// rows 0 and 4 (low and high 128-bit half), `v1` rows 1 and 5, `v2` rows 2 and 6, `v3`
+/// rows 3 and 7. Each half's sum must fit in Int16 (the 4-bit formats: at most
+/// 2 * 2 * 15 * 127 per lane, 30480 per half).
+@inline(__always)
+func sumPairedRows(_ v0: SIMD16<Int16>, _ v1: SIMD16<Int16>, _ v2: SIMD16<Int16>, _ v3: SIMD16<Int16>) -> SIMD8<Int32> {
+    // [r0 x4, r1 x4 | r4 x4, r5 x4] and [r2 x4, r3 x4 | r6 x4, r7 x4], then pairs of those.
+    let sums = horizontalAddPairs(horizontalAddPairs(v0, v1), horizontalAddPairs(v2, v3))
+    return multiplyAddPairs(sums, SIMD16(repeating: 1))
+}
+
+/// Lane-wise `a &+ b` (x86 `vpaddw`).
+@inline(__always)
+func wrappingAdd(_ a: SIMD16<Int16>, _ b: SIMD16<Int16>) -> SIMD16<Int16> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.add_Vec16xInt16(unsafeBitCast(a, to: Builtin.Vec16xInt16.self),
+                                                 unsafeBitCast(b, to: Builtin.Vec16xInt16.self)), to: SIMD16<Int16>.self)
+    #else
+    return a &+ b
+    #endif
+}
+
+/// 16 bytes at `low` followed by 16 bytes at `high` (x86 `vmovdqu` + `vinserti128`).
+@inline(__always)
+func loadHalves(_ low: UnsafeRawPointer, _ high: UnsafeRawPointer) -> SIMD32<UInt8> {
+    concatenate(low.loadUnaligned(as: SIMD16<UInt8>.self), high.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD32<UInt8>.self)
+}
+
+/// The 16 bytes at `p` in both halves (x86 `vbroadcasti128`).
+@inline(__always)
+func broadcastHalf(_ p: UnsafeRawPointer) -> SIMD32<Int8> {
+    let half = p.loadUnaligned(as: SIMD16<Int8>.self)
+    return concatenate(half, half, as: SIMD32<Int8>.self)
+}
+
 @inline(__always)
 func widen(_ v: SIMD8<Int16>) -> SIMD8<Int32> {
     #if arch(x86_64)

@@ -59,8 +59,19 @@ enum TiledKernels {
                 (scales, offsets) = W.scales(headers: SIMD8(header(w0), header(w1), header(w2), header(w3),
                                                             header(w4), header(w5), header(w6), header(w7)))
                 if W.fourBitCodes {
-                    @inline(__always) func pairs(_ w: UnsafeRawPointer) -> SIMD16<Int16> { multiplyAddPairs(W.codes(w, b), xb) }
-                    isum = sumLanes(pairs(w0), pairs(w1), pairs(w2), pairs(w3), pairs(w4), pairs(w5), pairs(w6), pairs(w7))
+                    // Two rows per vector: row i's 16 packed bytes in the low half, row i+4's in
+                    // the high half; low nibbles meet activations 0..<16, high nibbles 16..<32.
+                    // The sums are the same exact integers as `multiplyAddPairs(W.codes(w, b), xb)`
+                    // reduced over all lanes, with half the nibble shifts and a shorter reduction.
+                    let xp = UnsafeRawPointer(x.codes + 32 * b)
+                    let xLow = broadcastHalf(xp), xHigh = broadcastHalf(xp + 16)
+                    let codes = at + W.packedCodesOffset
+                    @inline(__always) func pair(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> SIMD16<Int16> {
+                        let packed = loadHalves(first + codes, second + codes)
+                        return wrappingAdd(multiplyAddPairs(bitAnd(packed, SIMD32(repeating: 0x0F)), xLow),
+                                           multiplyAddPairs(shiftRight(packed, 4), xHigh))
+                    }
+                    isum = sumPairedRows(pair(w0, w4), pair(w1, w5), pair(w2, w6), pair(w3, w7))
                 } else {
                     isum = sumLanes(partial(w0, W.codes(w0, b)), partial(w1, W.codes(w1, b)), partial(w2, W.codes(w2, b)),
                                     partial(w3, W.codes(w3, b)), partial(w4, W.codes(w4, b)), partial(w5, W.codes(w5, b)),

@@ -24,6 +24,9 @@ protocol WeightBlocks {
     static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8>
     /// Scales and offsets of eight blocks from their first four bytes, exactly as `decode` gives them.
     static func scales(headers: SIMD8<UInt32>) -> (scale: SIMD8<Float>, offset: SIMD8<Float>)
+    /// Byte offset, within a block, of the 16 bytes of packed 4-bit codes (formats with
+    /// `headerScales` and `fourBitCodes`: low nibbles are elements 0..<16, high nibbles 16..<32).
+    static var packedCodesOffset: Int { get }
     /// What ggml subtracts from the unsigned codes to make them signed (8 for Q4_0, 16 for Q5_0;
     /// 0 for the others), for `GGMLOrderKernels`.
     static var ggmlCodeBias: UInt8 { get }
@@ -34,6 +37,7 @@ extension WeightBlocks {
     static var fourBitCodes: Bool { false }
     static var headerScales: Bool { false }
     static var blockBytes: Int { 0 }
+    static var packedCodesOffset: Int { 0 }
     static var ggmlCodeBias: UInt8 { 0 }
     @inline(__always)
     static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> { decode(row, b).codes }
@@ -71,7 +75,7 @@ enum Q8_0Blocks: WeightBlocks {
 enum Q4_0Blocks: WeightBlocks {
     static let fourBitCodes = true
     static let ggmlCodeBias: UInt8 = 8
-    static let headerScales = true, blockBytes = 18
+    static let headerScales = true, blockBytes = 18, packedCodesOffset = 2
     @inline(__always)
     static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> {
         let blk = row + 18 * b
@@ -94,7 +98,7 @@ enum Q4_0Blocks: WeightBlocks {
 
 enum Q4_1Blocks: WeightBlocks {
     static let fourBitCodes = true
-    static let headerScales = true, blockBytes = 20
+    static let headerScales = true, blockBytes = 20, packedCodesOffset = 4
     @inline(__always)
     static func codes(_ row: UnsafeRawPointer, _ b: Int) -> SIMD32<UInt8> {
         let blk = row + 20 * b

@@ -72,4 +72,27 @@ final class AgenticAPITests: XCTestCase {
         XCTAssertEqual(result.blocks.first?.status, .error)
         XCTAssertTrue(result.blocks.first?.error?.contains("AnyDynamicProfile wraps a dynamic profile") == true, result.blocks.first?.error ?? "")
     }
+
+    func testToolCallErrorNamesTheToolThatThrew() async {
+        let result = await evaluate("""
+            import FoundationModels
+            struct Broken: Tool {
+                let name = "broken"
+                let description = "Always fails"
+                @Generable
+                struct Arguments { var city: String }
+                func call(arguments: Arguments) async throws -> String { throw CancellationError() }
+            }
+            #Playground {
+                let session = LanguageModelSession(tools: [Broken()])
+                do {
+                    _ = try await session.respond(to: "Weather in Paris?", options: GenerationOptions(toolCallingMode: .required))
+                } catch let error as LanguageModelSession.ToolCallError {
+                    print(error.tool.name, error.tool.description, error.tool is Broken)
+                    print(error.underlyingError)
+                }
+            }
+            """)
+        XCTAssertEqual(prints(result), ["broken Always fails true", "CancellationError()"])
+    }
 }

@@ -12,7 +12,10 @@ also picks each next token greedily; llama-bench's does not sample.
 
 Each round prints both engines' tokens/s and the ratio fmplay / llama.cpp of that
 pair; each configuration ends with the median ratio, and the load average (1 min)
-before and after. --markdown FILE writes the summary table.
+before and after. Both engines also report tokens per second of their process's CPU
+time (all threads, spin-waiting included): on a shared machine wall-clock rates swing
+with the other processes, CPU-time rates much less (at 1 thread they compare the
+work each engine does per token). --markdown FILE writes the summary table.
 
 Usage: Benchmarks/llamacpp-side-by-side.sh [options]   (see --help)
 Needs: llama-cpp-python (pip), the models (make setup), a built fmplay.
@@ -63,26 +66,27 @@ def llama_worker(args):
     def pp():
         llama_cpp.llama_memory_clear(memory, True)
         tokens = [rng.randrange(vocabulary) for _ in range(args.p)]
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         decode(tokens)
         llama_cpp.llama_synchronize(ctx)
-        return args.p / (time.perf_counter() - start)
+        return args.p / (time.perf_counter() - start), args.p / (time.process_time() - cpu)
 
     def tg():
         llama_cpp.llama_memory_clear(memory, True)
         token = rng.randrange(vocabulary)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for _ in range(args.n):
             decode([token])
             llama_cpp.llama_synchronize(ctx)
             token = rng.randrange(vocabulary)
-        return args.n / (time.perf_counter() - start)
+        return args.n / (time.perf_counter() - start), args.n / (time.process_time() - cpu)
 
     result = {}
-    if args.p > 0:
-        result["pp"] = [pp() for _ in range(args.r + 1)][1:]
-    if args.n > 0:
-        result["tg"] = [tg() for _ in range(args.r + 1)][1:]
+    for test, count, measure in (("pp", args.p, pp), ("tg", args.n, tg)):
+        if count > 0:
+            rates = [measure() for _ in range(args.r + 1)][1:]
+            result[test] = [wall for wall, _ in rates]
+            result[test + "_cpu"] = [cpu for _, cpu in rates]
     result["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(json.dumps(result))
 
@@ -92,7 +96,7 @@ def run_llama(model, threads, p, n, r):
                           "--threads", str(threads), "-p", str(p), "-n", str(n), "-r", str(r)],
                          check=True, capture_output=True, text=True).stdout
     result = json.loads(out.strip().splitlines()[-1])
-    return {k: statistics.mean(v) for k, v in result.items() if k in ("pp", "tg")}
+    return {k: statistics.mean(v) for k, v in result.items() if k in ("pp", "tg", "pp_cpu", "tg_cpu")}
 
 
 def run_fmplay(fmplay, model, threads, p, n, r):
@@ -102,8 +106,10 @@ def run_fmplay(fmplay, model, threads, p, n, r):
     figures = {}
     if p > 0:
         figures["pp"] = result["pp_tokens_per_second"]["mean"]
+        figures["pp_cpu"] = result["pp_tokens_per_cpu_second"]
     if n > 0:
         figures["tg"] = result["tg_tokens_per_second"]["mean"]
+        figures["tg_cpu"] = result["tg_tokens_per_cpu_second"]
     return figures
 
 
@@ -156,20 +162,22 @@ def main():
                 if load == "loaded":
                     neighbour = subprocess.Popen([sys.executable, "-c", "while True: pass"])
                 before = load_average()
-                ratios = {"pp": [], "tg": []}
-                figures = {"fmplay": {"pp": [], "tg": []}, "llama": {"pp": [], "tg": []}}
+                tests = ("pp", "tg", "pp_cpu", "tg_cpu")
+                ratios = {t: [] for t in tests}
+                figures = {"fmplay": {t: [] for t in tests}, "llama": {t: [] for t in tests}}
                 try:
                     for round_index in range(args.rounds):
                         ours = run_fmplay(fmplay, model, threads, args.p, args.n, args.r)
                         theirs = run_llama(model, threads, args.p, args.n, args.r)
                         line = f"{name:8} t={threads} {load:6} round {round_index + 1}:"
-                        for test in ("pp", "tg"):
+                        for test in tests:
                             if test in ours and test in theirs:
                                 ratio = ours[test] / theirs[test]
                                 ratios[test].append(ratio)
                                 figures["fmplay"][test].append(ours[test])
                                 figures["llama"][test].append(theirs[test])
-                                line += f"  {test} fmplay {ours[test]:7.1f} llama.cpp {theirs[test]:7.1f} ({ratio:.2f}x)"
+                                label = test.replace("_cpu", "/cpu-s")
+                                line += f"  {label} fmplay {ours[test]:7.1f} llama.cpp {theirs[test]:7.1f} ({ratio:.2f}x)"
                         print(line, flush=True)
                 finally:
                     if neighbour:
@@ -177,23 +185,25 @@ def main():
                         neighbour.wait()
                 after = load_average()
                 row = {"model": name, "threads": threads, "load": load, "load_before": before, "load_after": after}
-                for test in ("pp", "tg"):
+                for test in tests:
                     if ratios[test]:
                         row[test] = (statistics.median(figures["fmplay"][test]), statistics.median(figures["llama"][test]),
-                                     statistics.median(ratios[test]), min(ratios[test]), max(ratios[test]))
+                                     statistics.median(ratios[test]), min(ratios[test]), max(ratios[test]), len(ratios[test]))
                 rows.append(row)
-                print(f"  median ratios: " + ", ".join(f"{t} {row[t][2]:.2f}x" for t in ("pp", "tg") if t in row)
+                print(f"  median ratios: " + ", ".join(f"{t} {row[t][2]:.2f}x" for t in tests if t in row)
                       + f"  (load average {before:.2f} -> {after:.2f})", flush=True)
 
-    table = ["| model | threads | neighbour | load avg | pp%d fmplay / llama.cpp tok/s | ratio (min-max) | tg%d fmplay / llama.cpp tok/s | ratio (min-max) |" % (args.p, args.n),
-             "|---|---:|---|---|---:|---|---:|---|"]
+    table = [("| model | threads | neighbour | load avg | pp%d fmplay / llama.cpp tok/s | ratio (min-max) | tg%d fmplay / llama.cpp tok/s | ratio (min-max)"
+              " | pp tok per CPU-s | ratio | tg tok per CPU-s | ratio |") % (args.p, args.n),
+             "|---|---:|---|---|---:|---|---:|---|---:|---|---:|---|"]
     for row in rows:
         cells = [MODELS[row["model"]], str(row["threads"]), "none" if row["load"] == "idle" else "1 CPU-bound process",
                  f"{row['load_before']:.1f} -> {row['load_after']:.1f}"]
-        for test in ("pp", "tg"):
+        for test in tests:
             if test in row:
-                ours, theirs, ratio, low, high = row[test]
-                cells += [f"{ours:.1f} / {theirs:.1f}", f"**{ratio:.2f}x** ({low:.2f}-{high:.2f})"]
+                ours, theirs, ratio, low, high, pairs = row[test]
+                spread = f" ({low:.2f}-{high:.2f})" if pairs > 1 else ""
+                cells += [f"{ours:.1f} / {theirs:.1f}", f"**{ratio:.2f}x**{spread}"]
             else:
                 cells += ["", ""]
         table.append("| " + " | ".join(cells) + " |")

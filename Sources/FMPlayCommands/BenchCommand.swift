@@ -13,7 +13,9 @@ struct BenchCommand: AsyncParsableCommand {
             pp: one batch of -p prompt tokens into an empty cache. tg: -n tokens generated one at a \
             time (each a forward pass and a greedy pick) into an empty cache. Each test is repeated -r \
             times after one untimed warm-up. Token ids are fixed pseudo-random ids, as llama-bench uses. \
-            JSON fields: pp_tokens_per_second, tg_tokens_per_second ({mean, stddev}), load_seconds, peak_rss_bytes. \
+            JSON fields: pp_tokens_per_second, tg_tokens_per_second ({mean, stddev}), load_seconds, peak_rss_bytes, \
+            pp_tokens_per_cpu_second and tg_tokens_per_cpu_second (tokens per second of this process's CPU time, \
+            all threads, spin-waiting included: the figure that holds when other processes share the cores). \
             --sequences 1,2,4,8 adds batched decoding: for each count N, N sequences (after a shared \
             8-token prompt) decode -n tokens each, one pass per sequence and token (sequential) and one \
             pass per token for all N (batched); total tokens/s of both (JSON: batched, a list). \
@@ -77,14 +79,19 @@ struct BenchCommand: AsyncParsableCommand {
 
         var ppRates: [Double] = []
         var tgRates: [Double] = []
+        var ppCPURates: [Double] = []
+        var tgCPURates: [Double] = []
         do {
             if promptTokens > 0 {
                 for repetition in 0...repetitions {
                     session.reset()
-                    let begin = ContinuousClock.now
+                    let begin = ContinuousClock.now, cpuBegin = Self.processCPUSeconds()
                     try session.evaluate(prompt)
-                    let elapsed = Self.seconds(ContinuousClock.now - begin)
-                    if repetition > 0 { ppRates.append(Double(promptTokens) / elapsed) }
+                    let elapsed = Self.seconds(ContinuousClock.now - begin), cpu = Self.processCPUSeconds() - cpuBegin
+                    if repetition > 0 {
+                        ppRates.append(Double(promptTokens) / elapsed)
+                        ppCPURates.append(Double(promptTokens) / cpu)
+                    }
                 }
             }
             if generatedTokens > 0 {
@@ -92,13 +99,16 @@ struct BenchCommand: AsyncParsableCommand {
                 for repetition in 0...repetitions {
                     session.reset()
                     var token: Int32 = prompt.first ?? 1
-                    let begin = ContinuousClock.now
+                    let begin = ContinuousClock.now, cpuBegin = Self.processCPUSeconds()
                     for _ in 0..<generatedTokens {
                         try session.evaluate([token])
                         token = try session.sample(&sampler)
                     }
-                    let elapsed = Self.seconds(ContinuousClock.now - begin)
-                    if repetition > 0 { tgRates.append(Double(generatedTokens) / elapsed) }
+                    let elapsed = Self.seconds(ContinuousClock.now - begin), cpu = Self.processCPUSeconds() - cpuBegin
+                    if repetition > 0 {
+                        tgRates.append(Double(generatedTokens) / elapsed)
+                        tgCPURates.append(Double(generatedTokens) / cpu)
+                    }
                 }
             }
         } catch {
@@ -127,6 +137,8 @@ struct BenchCommand: AsyncParsableCommand {
                 "repetitions": .int(repetitions),
                 "pp_tokens_per_second": .object(["mean": .double(pp.mean), "stddev": .double(pp.deviation)]),
                 "tg_tokens_per_second": .object(["mean": .double(tg.mean), "stddev": .double(tg.deviation)]),
+                "pp_tokens_per_cpu_second": .double(Self.meanAndDeviation(ppCPURates).mean),
+                "tg_tokens_per_cpu_second": .double(Self.meanAndDeviation(tgCPURates).mean),
                 "load_seconds": .double(loadSeconds),
                 "peak_rss_bytes": .int(peakRSS),
                 "kv_cache_bytes": .int(session.cacheByteCount),
@@ -162,6 +174,13 @@ struct BenchCommand: AsyncParsableCommand {
         guard values.count > 1 else { return (mean, 0) }
         let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
         return (mean, variance.squareRoot())
+    }
+
+    /// CPU seconds this process has used (all threads, user and system).
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
     /// Peak resident set size of this process (VmHWM), in bytes.

@@ -131,10 +131,7 @@ final class RunPrinter: @unchecked Sendable {
         switch format {
         case .json:
             var object: JSONObject = [:]
-            if runs.count == 1, let run = runs.first {
-                // The model's label ("default", or the file name of --model) and the seed, as in each of `runs`.
-                object["model"] = .string(run.model)
-                object["seed"] = .string(String(run.seed))
+            if runs.count == 1 {
                 object["files"] = .array(results.map(\.jsonValue))
             } else {
                 object["runs"] = .array(runs.map { ["model": .string($0.model), "seed": .string(String($0.seed)), "files": .array($0.files.map(\.jsonValue))] })

@@ -31,9 +31,9 @@ enum ReportAssets {
     section,details.run{content-visibility:auto;contain-intrinsic-size:auto 800px}
     .rows{content-visibility:auto}.rows>table,.rows>ul{margin:0}.rows>table{table-layout:fixed}
     table.matrix col:nth-child(1){width:15%}table.matrix col:nth-child(2){width:17%}table.matrix col:nth-child(3){width:5%}
-    table.summary col:nth-child(1){width:16%}table.summary col:nth-child(2){width:17%}table.summary col:nth-child(3){width:14%}
-    table.summary col:nth-child(4){width:13%}table.summary col:nth-child(5){width:12%}table.summary col:nth-child(6){width:8%}
-    table.summary col:nth-child(7){width:11%}table.summary col:nth-child(8){width:9%}
+    table.summary col:nth-child(1){width:14%}table.summary col:nth-child(2){width:15%}table.summary col:nth-child(3){width:14%}
+    table.summary col:nth-child(4){width:20%}table.summary col:nth-child(5){width:11%}table.summary col:nth-child(6){width:7%}
+    table.summary col:nth-child(7){width:11%}table.summary col:nth-child(8){width:8%}
     table.samples col:nth-child(1){width:4%}table.samples col:nth-child(2){width:32%}table.samples col:nth-child(3){width:38%}
     table.baseline col:nth-child(1){width:28%}table.baseline col:nth-child(2){width:15%}table.baseline col:nth-child(3){width:10%}
     td{overflow-wrap:anywhere}

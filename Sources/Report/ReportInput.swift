@@ -51,9 +51,9 @@ public struct ReportInput: Sendable {
     public var runs: [Run]
     public var baseline: [BaselineEntry]
 
-    /// Runs of the default model are labelled "default" (by `fmplay run`, the language server, and in
-    /// one-run documents from before fmplay wrote the label): the report names them after the model
-    /// their results say answered (the GGUF's `general.name`), when one did.
+    /// Runs of the default model are labelled "default" (by `fmplay run` and the language server), and a
+    /// one-run document (`{"files"}`) has no label at all: the report names such runs after the model
+    /// their results say answered (`model`: the GGUF's `general.name`), when one did.
     public init(runs: [Run], baseline: [BaselineEntry] = []) {
         self.runs = runs
         self.baseline = baseline
@@ -76,7 +76,7 @@ public struct ReportInput: Sendable {
     /// Runs per model (the `--samples` count).
     public var samples: Int { models.map { model in runs.filter { $0.model == model }.count }.max() ?? 0 }
 
-    /// Reads the JSON document of `fmplay run --format json` (`{"model", "seed", "files"}` for one run,
+    /// Reads the JSON document of `fmplay run --format json` (`{"files": ...}` for one run,
     /// `{"runs": [{"model", "seed", "files"}]}` for several). `file` names the input in errors.
     public static func parse(_ bytes: [UInt8], file: String) throws(ReportInputError) -> ReportInput {
         let json: JSONValue
@@ -116,8 +116,7 @@ public struct ReportInput: Sendable {
                                 files: try files(item["files"], at: "runs[\(index)]")))
             }
         } else {
-            runs = [Run(model: json["model"]?.stringValue ?? unnamedModel, seed: json["seed"]?.stringValue, sample: 1,
-                        files: try files(json["files"], at: ""))]
+            runs = [Run(model: unnamedModel, seed: nil, sample: 1, files: try files(json["files"], at: ""))]
         }
         let baseline = (json["baseline"]?.arrayValue ?? []).map {
             BaselineEntry(path: $0["path"]?.stringValue ?? "", block: $0["block"]?.stringValue ?? "", model: $0["model"]?.stringValue ?? unnamedModel,

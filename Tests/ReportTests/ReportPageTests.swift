@@ -130,11 +130,13 @@ final class ReportPageTests: XCTestCase {
         XCTAssertTrue(html.contains("1 regression, 0 changed, 0 new, 1 unchanged"))
     }
 
-    /// A one-run document: its label when it has one, else the model its results name, never "default" when one is named.
-    func testOneRunDocumentNamesItsModel() throws {
+    /// A one-run document (`{"files"}`, no label) or a run labelled "default" is named after the model its
+    /// results name; a run labelled with its --model file keeps that label.
+    func testRunsOfTheDefaultModelAreNamedAfterTheModelThatAnswered() throws {
         func document(label: String?, answeredBy: String?) throws -> ReportInput {
             var object = try XCTUnwrap(runJSON(model: "unused", response: "Paris", secondPasses: true).objectValue)
             object["model"] = label.map(JSONValue.string)
+            object["seed"] = nil
             if let answeredBy {
                 var file = try XCTUnwrap(object["files"]?[0]?.objectValue)
                 var block = try XCTUnwrap(file["blocks"]?[0]?.objectValue)
@@ -146,10 +148,14 @@ final class ReportPageTests: XCTestCase {
                 file["blocks"] = [.object(block)]
                 object["files"] = [.object(file)]
             }
-            return try ReportInput.parse(Array(JSONValue.object(object).serialized().utf8), file: "run.json")
+            // With a label: a run of `{"runs"}`; without: the one-run document `fmplay run --format json` writes.
+            let json: JSONValue = label == nil ? .object(object) : ["runs": [.object(object), .object(object)]]
+            return try ReportInput.parse(Array(json.serialized().utf8), file: "run.json")
         }
         XCTAssertEqual(try document(label: nil, answeredBy: "SmolLM2 135M Instruct").models, ["SmolLM2 135M Instruct"])
-        XCTAssertEqual(try document(label: "default", answeredBy: "SmolLM2 135M Instruct").models, ["SmolLM2 135M Instruct"])
+        let sampled = try document(label: "default", answeredBy: "SmolLM2 135M Instruct")
+        XCTAssertEqual(sampled.models, ["SmolLM2 135M Instruct"])
+        XCTAssertEqual(sampled.runs.map(\.sample), [1, 2])
         XCTAssertEqual(try document(label: "b.gguf", answeredBy: "Gemma 3 270m").models, ["b.gguf"])
         XCTAssertEqual(try document(label: nil, answeredBy: nil).models, ["default"])
         let html = ReportPage.render(try document(label: nil, answeredBy: "SmolLM2 135M Instruct"), options: ReportPage.Options(source: "run.json"))

@@ -103,7 +103,11 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--page", help="measure this report page instead of writing one")
     args = parser.parse_args()
-    directory = tempfile.mkdtemp(prefix="fmplay-report-bench-")
+    with tempfile.TemporaryDirectory(prefix="fmplay-report-bench-") as directory:
+        measure(args, directory)
+
+
+def measure(args, directory):
     if args.page:
         page = args.page
     else:

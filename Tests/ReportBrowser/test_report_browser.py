@@ -15,6 +15,7 @@ FMPLAY_REPORT_MAX_TOKENS (instead of 64).
 import html.parser
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -115,6 +116,10 @@ class ReportInChromiumTest(unittest.TestCase):
                 "new Promise(function(done){requestAnimationFrame(function(){setTimeout(function(){"
                 "done(document.documentElement.outerHTML);},0);});})")
         cls.expanded = DOM(cls.expanded_html).root
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.directory, ignore_errors=True)
 
     def model_labels(self):
         return [os.path.basename(m) for m in self.models]

@@ -54,10 +54,13 @@ public enum GenerationError: Error, Sendable, Hashable, CustomStringConvertible 
 public struct ToolCallError: Error, Sendable, CustomStringConvertible {
     public var toolName: String
     public var underlyingError: any Error
+    /// The tool that threw.
+    public var tool: (any Tool)?
 
-    public init(toolName: String, underlyingError: any Error) {
+    public init(toolName: String, underlyingError: any Error, tool: (any Tool)? = nil) {
         self.toolName = toolName
         self.underlyingError = underlyingError
+        self.tool = tool
     }
 
     public var description: String { "ToolCallError: tool '\(toolName)' failed: \(underlyingError)" }

@@ -525,7 +525,7 @@ public final class LanguageModelSession: Sendable {
                     if Task.isCancelled { throw CancellationError() }
                     // A tool that throws ends the request (also CancellationError: the
                     // final-answer pattern of the .required loop).
-                    throw ToolCallError(toolName: tool.name, underlyingError: error)
+                    throw ToolCallError(toolName: tool.name, underlyingError: error, tool: tool)
                 }
                 let segment: Transcript.Segment = output.stringValue.map { .text(.init(id: "\(call.id).1", content: $0)) }
                     ?? .structure(.init(id: "\(call.id).1", source: tool.name, content: output))

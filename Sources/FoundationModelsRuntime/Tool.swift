@@ -27,10 +27,14 @@ public struct ClosureTool: Tool {
     public let description: String
     public let parameters: GenerationSchema
     public let includesSchemaInInstructions: Bool
+    /// What the tool was made from (the prompt file's tool value), for `ToolCallError.tool`.
+    public let source: (any Sendable)?
     private let body: @Sendable (GeneratedContent) async throws -> GeneratedContent
 
     public init(name: String, description: String, parameters: GenerationSchema, includesSchemaInInstructions: Bool = true,
+                source: (any Sendable)? = nil,
                 call body: @escaping @Sendable (GeneratedContent) async throws -> GeneratedContent) {
+        self.source = source
         self.name = name
         self.description = description
         self.parameters = parameters

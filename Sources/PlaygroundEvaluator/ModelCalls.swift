@@ -59,7 +59,7 @@ extension Interpreter {
         // A tool listed by a profile session's dynamic instructions reads that session's properties.
         let session = servingSessions.last
         let schema = parameters
-        return ClosureTool(name: name, description: description, parameters: parameters) { [self] arguments in
+        return ClosureTool(name: name, description: description, parameters: parameters, source: value) { [self] arguments in
             let argument = CallArgument(label: label, value: try await generated(arguments, schema: schema))
             let result = try await serving(session) {
                 try await invokeDeclared(method.decls, selfCell: Cell(value), typeName: method.owner, [argument], at: site)

@@ -93,6 +93,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case unsupportedEvaluations = "FM313"
     /// A FoundationModels 27.0 (or FoundationModelsUtilities) API fmplay knows but does not implement.
     case unimplementedAPI = "FM314"
+    /// A statement a FoundationModels 27.0 result builder cannot hold (`for` in dynamic instructions, two profiles in one body).
+    case dynamicBuilder = "FM315"
 
     public var defaultSeverity: Severity { DiagnosticCatalogue.entry(self).severity }
 

@@ -137,6 +137,7 @@ public enum PromptAnalyzer {
         diagnostics += phases.measure("supported Swift") { SupportedSwiftChecker.check(file: file) }
         diagnostics += phases.measure("evaluations") { EvaluationsChecks(file: file).run() }
         diagnostics += phases.measure("unimplemented API") { UnimplementedAPIChecks(file: file).run() }
+        diagnostics += phases.measure("dynamic builders") { DynamicBuilderChecks(file: file).run() }
         if shouldStop() { return nil }
         let surface = phases.measure("surface") { SurfaceChecker(file: file).run() }
         // One error per place: a more specific check (FM304's use cases, FM306's closures, FM313) wins over FM310.

@@ -60,7 +60,7 @@ extension SupportedSwiftChecker {
         "Set", "Character", "Date", "UUID", "JSONEncoder", "JSONDecoder", "Calendar", "Substring", "Optional", "CGFloat",
         "DateFormatter", "ISO8601DateFormatter", "TimeInterval", "Data", "Locale", "NumberFormatter", "UTF8", "TimeZone",
         "Transcript", "GenerationError", "LanguageModelError", "DynamicGenerationSchema", "GenerationSchema",
-        "LanguageModelFeedback", "Profile",
+        "LanguageModelFeedback", "Profile", "DynamicInstructions",
     ]
 
     /// The free functions the evaluator provides besides the surface table's global functions.

@@ -15,13 +15,10 @@ struct UnimplementedAPIChecks {
 
     /// Name as written (possibly nested in `LanguageModelSession.`) -> why and what to use instead.
     static let unimplemented: [String: String] = [
-        "AnyDynamicProfile": "write the profile value itself (a type conforming to DynamicProfile, or Profile { })",
         "ConditionalDynamicProfile": "write if/else or switch in the body; the builder makes the conditional",
         "ModifiedDynamicProfile": "apply the modifier with .modifier(_:) or a modifier method",
         "DynamicProfileModifierContent": "use Content inside body(content:)",
         "DynamicProfileBuilder": "var body: some DynamicProfile { ... } is already a builder",
-        "AnyDynamicInstructions": "list the dynamic instructions value itself",
-        "EmptyDynamicInstructions": "leave the builder branch empty",
         "TupleDynamicInstructions": "list the parts one after the other in a builder",
         "ConditionalDynamicInstructions": "write if/else or switch in the body; the builder makes the conditional",
         "DynamicInstructionsForEach": "write DynamicInstructions.ForEach(items) { item in ... }",

@@ -16,6 +16,7 @@ public enum Surface {
             "ResponseStream": "LanguageModelSession.ResponseStream",
             "Usage": "LanguageModelSession.Usage",
             "Property": "DynamicGenerationSchema.Property",
+            "AnyDynamicProfile": "LanguageModelSession.AnyDynamicProfile",
         ])
 
     /// Modules a prompt file may import; any other `import` is FM311.

@@ -15,7 +15,7 @@ final class BenchLintCommandTests: XCTestCase {
             XCTAssertEqual(json["runs"], 2)
             XCTAssertEqual(json["target_ms"], 200.0)
             let phases = json["phases_ms"]?.objectValue?.keys ?? []
-            XCTAssertEqual(phases, ["parse", "depth guard", "syntax diagnostics", "model", "schemas", "schema checks", "tool checks", "session checks", "supported Swift", "evaluations", "unimplemented API", "surface"])
+            XCTAssertEqual(phases, ["parse", "depth guard", "syntax diagnostics", "model", "schemas", "schema checks", "tool checks", "session checks", "supported Swift", "evaluations", "unimplemented API", "dynamic builders", "surface"])
             for key in ["first_ms", "median_ms", "p95_ms", "min_ms"] {
                 XCTAssertGreaterThan(json[key]?.doubleValue ?? 0, 0, key)
             }

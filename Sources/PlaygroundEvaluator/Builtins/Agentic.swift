@@ -1,4 +1,5 @@
 import FoundationModelsRuntime
+import SwiftSyntax
 import Surface
 
 /// The 27.0 agentic entries of `Surface.table` (Table/Agentic.swift and the
@@ -24,6 +25,11 @@ extension Builtins {
                 fields.first { $0.name == "history" }?.value ?? .array([])
             },
             "LanguageModelSession.Profile.init(_:)": { i, c in try await i.makeProfile(c.callNode) },
+            "LanguageModelSession.AnyDynamicProfile.init(_:)": eraseProfile,
+            "LanguageModelSession.AnyDynamicProfile.init(erasing:)": eraseProfile,
+            "AnyDynamicInstructions.init(_:)": eraseInstructions,
+            "AnyDynamicInstructions.init(erasing:)": eraseInstructions,
+            "EmptyDynamicInstructions.init()": constant(.dynamicInstructions(DynamicInstructionsValue())),
         ]
         for owner in ["TranscriptErrorHandlingPolicy", "LanguageModelSession.TranscriptErrorHandlingPolicy"] {
             all[owner + ".revertTranscript"] = constant(.errorPolicy(.revertTranscript))
@@ -41,4 +47,21 @@ extension Builtins {
         }
         return all
     }()
+
+    /// `AnyDynamicProfile(p)`: the wrapped profile itself, so a dynamic profile's body
+    /// is still evaluated before every inference.
+    static let eraseProfile: Builtin = { i, c in
+        guard let wrapped = try await c.arguments(i).items.first?.value, i.isProfileValue(wrapped) else {
+            throw i.error("AnyDynamicProfile wraps a dynamic profile: a Profile { } or a value of a type conforming to LanguageModelSession.DynamicProfile", c.node)
+        }
+        return wrapped
+    }
+
+    /// `AnyDynamicInstructions(d)`: the text and tools of the wrapped dynamic instructions.
+    static let eraseInstructions: Builtin = { i, c in
+        guard let wrapped = try await c.arguments(i).items.first?.value else {
+            throw i.error("AnyDynamicInstructions wraps dynamic instructions: AnyDynamicInstructions(MyInstructions())", c.node)
+        }
+        return .dynamicInstructions(try await i.renderInstructions([wrapped], Syntax(c.callNode)))
+    }
 }

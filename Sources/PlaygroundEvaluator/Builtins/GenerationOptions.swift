@@ -16,6 +16,13 @@ extension Builtins {
         "GenerationOptions.ToolCallingMode.allowed": constant(.toolCallingMode(.allowed)),
         "GenerationOptions.ToolCallingMode.required": constant(.toolCallingMode(.required)),
         "GenerationOptions.ToolCallingMode.disallowed": constant(.toolCallingMode(.disallowed)),
+        "GenerationOptions.ToolCallingMode.kind": { i, c in
+            guard case .toolCallingMode(let mode) = c.base else { throw i.error("'kind' needs a ToolCallingMode", c.node) }
+            return toolCallingKind("\(mode.kind)")
+        },
+        "GenerationOptions.ToolCallingMode.Kind.allowed": constant(toolCallingKind("allowed")),
+        "GenerationOptions.ToolCallingMode.Kind.required": constant(toolCallingKind("required")),
+        "GenerationOptions.ToolCallingMode.Kind.disallowed": constant(toolCallingKind("disallowed")),
         "ContextOptions.init(includeSchemaInPrompt:reasoningLevel:)": { i, c in
             let args = try await c.arguments(i)
             return .structure(type: "ContextOptions", fields: [
@@ -32,6 +39,10 @@ extension Builtins {
             .enumCase(type: "ContextOptions.ReasoningLevel", name: "custom", payload: try await c.arguments(i).items.map { ($0.label, $0.value) })
         },
     ]
+
+    static func toolCallingKind(_ name: String) -> Value {
+        .enumCase(type: "GenerationOptions.ToolCallingMode.Kind", name: name, payload: [])
+    }
 
     static let makeOptions: Builtin = { i, c in
         let args = try await c.arguments(i)

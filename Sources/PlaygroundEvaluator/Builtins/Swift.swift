@@ -257,6 +257,13 @@ extension Builtins {
             guard let toolError = e.error as? ToolCallError else { throw i.error("underlyingError is a member of ToolCallError; this error is \(e.error)", c.node) }
             return .error(ErrorValue(error: toolError.underlyingError))
         },
+        "Error.tool": on(errorValue) { i, e, c in
+            guard let toolError = e.error as? ToolCallError else { throw i.error("tool is a member of ToolCallError; this error is \(e.error)", c.node) }
+            guard let source = (toolError.tool as? ClosureTool)?.source as? Value else {
+                throw i.error("the tool '\(toolError.toolName)' that threw is built in (not a value of the file); compare its name instead", c.node)
+            }
+            return source
+        },
     ]
 
     static let errorValue: @Sendable (Value) -> ErrorValue? = { if case .error(let e) = $0 { e } else { nil } }

@@ -34,6 +34,18 @@ extension Surface {
         SurfaceType(.struct, "LanguageModelSession.Profile", .v27_0,
                     "Dynamic instructions (text and tools) bound to a configuration: model, options, callbacks, history view.",
                     [MemberSpec("init(_: () -> DynamicInstructions)", "A profile with its dynamic instructions.")] + profileModifiers),
+        SurfaceType(.struct, "LanguageModelSession.AnyDynamicProfile", .v27_0,
+                    "A type-erased dynamic profile: it resolves as the profile it wraps, before every inference.", [
+            MemberSpec("init(_: Any)", "Wraps the dynamic profile you specify."),
+            MemberSpec("init(erasing: Any)", "Wraps the dynamic profile you specify."),
+        ]),
+        SurfaceType(.struct, "AnyDynamicInstructions", .v27_0, "Type-erased dynamic instructions: the text and tools of the ones it wraps.", [
+            MemberSpec("init(_: Any)", "Wraps the dynamic instructions you specify."),
+            MemberSpec("init(erasing: Any)", "Wraps the dynamic instructions you specify."),
+        ]),
+        SurfaceType(.struct, "EmptyDynamicInstructions", .v27_0, "Dynamic instructions with no text and no tools.", [
+            MemberSpec("init()", "Creates an empty instance."),
+        ]),
         SurfaceType(.struct, "TranscriptErrorHandlingPolicy", .v27_0, "What a failed request leaves in the transcript.", [
             MemberSpec("static var revertTranscript: TranscriptErrorHandlingPolicy", "Back to the state before the request (the default)."),
             MemberSpec("static var preserveTranscript: TranscriptErrorHandlingPolicy", "Keep it as it was when the error happened; the last entry may be partial."),

@@ -20,6 +20,12 @@ extension Surface {
             MemberSpec("static var allowed: GenerationOptions.ToolCallingMode", "The model decides (the default)."),
             MemberSpec("static var required: GenerationOptions.ToolCallingMode", "The model must call a tool on every turn."),
             MemberSpec("static var disallowed: GenerationOptions.ToolCallingMode", "The model may not call tools."),
+            MemberSpec("var kind: GenerationOptions.ToolCallingMode.Kind", "The tool-calling behavior this mode represents."),
+        ]),
+        SurfaceType(.enum, "GenerationOptions.ToolCallingMode.Kind", .v27_0, "The tool-calling behavior of a mode.", [
+            MemberSpec("case allowed", "The model may or may not call tools."),
+            MemberSpec("case required", "The model must call one or more tools before it responds."),
+            MemberSpec("case disallowed", "The model can't call tools."),
         ]),
         SurfaceType(.struct, "ContextOptions", .v27_0, "What goes into the model's context besides the transcript.", [
             MemberSpec("init(includeSchemaInPrompt: Bool? = nil, reasoningLevel: ContextOptions.ReasoningLevel? = nil)",

@@ -259,6 +259,7 @@ extension Surface {
             MemberSpec("var description: String", "A description of the error."),
             MemberSpec("var debugDescription: String", "The error's context: a GenerationError's debug description."),
             MemberSpec("var underlyingError: Error", "What a tool threw (ToolCallError)."),
+            MemberSpec("var tool: Any", "The tool that threw (ToolCallError): the file's tool value."),
         ]),
     ]
 }

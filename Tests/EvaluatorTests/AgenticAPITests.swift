@@ -1,0 +1,98 @@
+import PlaygroundEvaluator
+import XCTest
+
+/// FoundationModels 27.0 forms from Apple's documentation, run on the scripted model.
+final class AgenticAPITests: XCTestCase {
+    func testToolCallingModeKind() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                let options = GenerationOptions(toolCallingMode: .required)
+                let mode = options.toolCallingMode ?? .allowed
+                print(mode.kind)
+                print(mode.kind == .required, mode.kind == .allowed, mode.kind != .disallowed)
+                switch mode.kind {
+                case .allowed: print("allowed")
+                case .required: print("required")
+                case .disallowed: print("disallowed")
+                }
+                let kind: GenerationOptions.ToolCallingMode.Kind = .disallowed
+                print(kind == GenerationOptions.ToolCallingMode.disallowed.kind, kind == GenerationOptions.ToolCallingMode.Kind.allowed)
+            }
+            """)
+        XCTAssertEqual(prints(result), ["required", "true false true", "required", "true false"])
+    }
+
+    /// The type erasers keep a dynamic profile dynamic: its body is still evaluated before every inference.
+    func testTypeErasedProfilesAndInstructions() async {
+        let result = await evaluate("""
+            import FoundationModels
+            struct Parts: DynamicInstructions {
+                var topic: String
+                var body: some DynamicInstructions {
+                    Instructions("Talk about \\(topic).")
+                    EmptyDynamicInstructions()
+                }
+            }
+            final class State { var expert = false }
+            struct Coach: LanguageModelSession.DynamicProfile {
+                let state: State
+                var body: some DynamicProfile {
+                    if state.expert {
+                        Profile { AnyDynamicInstructions(Parts(topic: "advanced folds")) }
+                    } else {
+                        Profile { AnyDynamicInstructions(erasing: Parts(topic: "basic folds")) }
+                    }
+                }
+            }
+            #Playground {
+                let state = State()
+                let session = LanguageModelSession(profile: AnyDynamicProfile(Coach(state: state)))
+                _ = try await session.respond(to: "Hi")
+                print(session.transcript.first!)
+                state.expert = true
+                _ = try await session.respond(to: "More")
+                print(session.transcript.first!)
+                let plain = LanguageModelSession(profile: LanguageModelSession.AnyDynamicProfile(erasing: Profile { EmptyDynamicInstructions() }))
+                print(try await plain.respond(to: "Plain").content)
+            }
+            """)
+        XCTAssertEqual(prints(result), ["(Instructions) Talk about basic folds.", "(Instructions) Talk about advanced folds.",
+                                        "Scripted reply to \"Plain\"."])
+    }
+
+    func testAnyDynamicProfileNeedsAProfile() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                let session = LanguageModelSession(profile: AnyDynamicProfile(42))
+                print(session)
+            }
+            """)
+        XCTAssertEqual(result.blocks.first?.status, .error)
+        XCTAssertTrue(result.blocks.first?.error?.contains("AnyDynamicProfile wraps a dynamic profile") == true, result.blocks.first?.error ?? "")
+    }
+
+    func testToolCallErrorNamesTheToolThatThrew() async {
+        let result = await evaluate("""
+            import FoundationModels
+            struct Broken: Tool {
+                let name = "broken"
+                let description = "Always fails"
+                @Generable
+                struct Arguments { var city: String }
+                func call(arguments: Arguments) async throws -> String { throw CancellationError() }
+            }
+            #Playground {
+                let session = LanguageModelSession(tools: [Broken()])
+                do {
+                    _ = try await session.respond(to: "Weather in Paris?", options: GenerationOptions(toolCallingMode: .required))
+                } catch let error as LanguageModelSession.ToolCallError {
+                    print(error.tool.name, error.tool.description, error.tool is Broken)
+                    print(error.underlyingError)
+                }
+            }
+            """)
+        XCTAssertEqual(prints(result), ["broken Always fails true", "CancellationError()"])
+    }
+}

@@ -118,4 +118,31 @@ final class AgenticAPITests: XCTestCase {
         XCTAssertEqual(result.blocks.last?.status, .error)
         XCTAssertTrue(result.blocks.last?.error?.contains("metadata: takes a dictionary") == true, result.blocks.last?.error ?? "")
     }
+
+    /// `Transcript.HistoryView` as a type is the entries as an array; removeFirst(_:)/removeLast(_:) edit it.
+    func testHistoryViewAndRemovingEntries() async {
+        let result = await evaluate("""
+            import FoundationModels
+            func count(_ history: Transcript.HistoryView) -> Int { history.count }
+            #Playground {
+                let session = LanguageModelSession(instructions: "Be brief.")
+                _ = try await session.respond(to: "One")
+                _ = try await session.respond(to: "Two")
+                let history: Transcript.HistoryView = session.transcript.history
+                print(count(history))
+                var transcript = session.transcript
+                transcript.history.removeFirst(2)
+                print(transcript.history.count, transcript.count)
+                transcript.history.removeLast(1)
+                session.transcript = transcript
+                print(session.transcript.count)
+            }
+            #Playground {
+                var numbers = [1, 2, 3]
+                numbers.removeFirst(4)
+            }
+            """)
+        XCTAssertEqual(prints(result), ["4", "2 3", "2"])
+        XCTAssertTrue(result.blocks.last?.error?.contains("can't remove 4 elements from a collection of 3") == true, result.blocks.last?.error ?? "")
+    }
 }

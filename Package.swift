@@ -88,9 +88,16 @@ let package = Package(
         // `fmplay report` / `run --format html`: one self-contained HTML page of run results.
         .target(name: "Report", dependencies: ["JSON", "Evaluations", "PlaygroundEvaluator"]),
 
-        // Only this layer knows LSP.
+        // The editor features (hover, completion, signature help, definition, symbols, code lenses,
+        // quick fixes) over the analysis, protocol-free: UTF-8 offsets in, plain Swift values out.
+        .target(name: "IDE", dependencies: [
+            "PromptLanguage", "Surface",
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+        ]),
+
+        // Only this layer knows LSP: it translates the IDE layer's results.
         .target(name: "LanguageServer", dependencies: [
-            "JSON", "Schema", "Surface", "PromptLanguage", "PlaygroundEvaluator", "FoundationModelsRuntime", "Report",
+            "JSON", "Schema", "Surface", "PromptLanguage", "IDE", "PlaygroundEvaluator", "FoundationModelsRuntime", "Report",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -118,6 +125,7 @@ let package = Package(
         .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface", "Inference"],
                     exclude: ["Differential", "RealWorld"]),
         .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations", "FoundationModelsRuntime", "JSON"]),
+        .testTarget(name: "IDETests", dependencies: ["IDE", "PromptLanguage", "Surface"], resources: [.copy("Fixtures")]),
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON", "PromptLanguage", "PlaygroundEvaluator"]),
         .testTarget(name: "CLITests", dependencies: ["JSON"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "PlaygroundEvaluator", "Evaluations", "FoundationModelsRuntime", "JSON"]),

@@ -198,6 +198,7 @@ public final class LanguageServer {
         case "textDocument/codeLens": return try encode(codeLenses(decode(DocumentParams.self, params)))
         case "textDocument/hover": return try encode(hover(decode(TextDocumentPositionParams.self, params)))
         case "textDocument/completion": return try encode(completion(decode(TextDocumentPositionParams.self, params)))
+        case "textDocument/signatureHelp": return try encode(signatureHelp(decode(TextDocumentPositionParams.self, params)))
         case "textDocument/definition": return try encode(definition(decode(TextDocumentPositionParams.self, params)))
         case "textDocument/documentSymbol": return try encode(documentSymbols(decode(DocumentParams.self, params)))
         case "workspace/executeCommand": return try executeCommand(decode(ExecuteCommandParams.self, params))
@@ -280,6 +281,7 @@ public final class LanguageServer {
             "codeLensProvider": ["resolveProvider": false],
             "hoverProvider": true,
             "completionProvider": ["triggerCharacters": [".", "(", ":", " "], "resolveProvider": false],
+            "signatureHelpProvider": ["triggerCharacters": ["(", ","], "retriggerCharacters": [")"]],
             "definitionProvider": true,
             "documentSymbolProvider": true,
             "executeCommandProvider": ["commands": .array(Self.commands.map { .string($0) })],

@@ -38,6 +38,11 @@ public enum PositionEncoding: String, Sendable, Hashable, Codable {
         case .utf32: return byte & 0xC0 == 0x80 ? 0 : 1
         }
     }
+
+    /// Code units of this encoding in a piece of UTF-8 text (offsets within a signature label).
+    func length(of bytes: some Sequence<UInt8>) -> Int {
+        bytes.reduce(0) { $0 + units(leadByte: $1) }
+    }
 }
 
 public struct LSPPosition: Sendable, Hashable, Codable, Comparable {

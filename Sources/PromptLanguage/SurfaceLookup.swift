@@ -123,18 +123,28 @@ public struct SurfaceLookup {
         return nil
     }
 
-    /// Every form of the callee of a call (for signature help when the labels do not match yet).
-    public func candidates(of call: FunctionCallExprSyntax) -> [SurfaceMember] {
-        if let entry = enclosingEntry(of: call) { return [entry] }
+    /// Every form of the callee of a call, whatever labels it has so far (signature help shows the overloads).
+    public func forms(of call: FunctionCallExprSyntax) -> [SurfaceMember] {
         if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) {
             if case .metatype(let type)? = inference.type(of: call.calledExpression) { return table.initializers(of: type) }
-            return table.functions.filter { $0.name == reference.baseName.text }
+            let name = reference.baseName.text
+            return inference.isBound(name) ? [] : table.functions.filter { $0.name == name }
         }
-        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { return [] }
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return [] }
+        let name = member.declName.baseName.text
+        guard let base = member.base else {
+            // An implicit member (`sampling: .random(`): the parameter's type says whose.
+            guard let type = contextualType(of: member) else { return [] }
+            return table.members(of: type, named: name, isStatic: true)
+        }
         switch inference.type(of: base) {
-        case .instance(let type)?: return table.members(of: type, named: member.declName.baseName.text, isStatic: false)
-        case .metatype(let type)?: return table.members(of: type, named: member.declName.baseName.text, isStatic: true)
-        case nil: return []
+        case .instance(let type)?:
+            return table.members(of: type, named: name, isStatic: false)
+        case .metatype(let type)?:
+            if table.type(named: type + "." + name) != nil { return table.initializers(of: type + "." + name) }
+            return name == "init" ? table.initializers(of: type) : table.members(of: type, named: name, isStatic: true)
+        case nil:
+            return []
         }
     }
 

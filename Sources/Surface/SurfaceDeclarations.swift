@@ -67,6 +67,17 @@ extension SurfaceMember {
                   documentation: documentation, declaration: declaration)
     }
 
+    /// The parameters as the table writes them (`options: GenerationOptions = GenerationOptions()`) and
+    /// what follows them (` async throws -> LanguageModelSession.Response`), for signature help;
+    /// nil for members without parameters.
+    public var writtenParameters: (parameters: [String], tail: String)? {
+        guard parameters != nil, let open = declaration.firstIndex(of: "(") else { return nil }
+        let text = Substring(declaration)[open...]
+        let close = Self.matchingParenthesis(text)
+        let inner = text[text.index(after: text.startIndex)..<close]
+        return (Self.splitTopLevel(inner).map(\.trimmingSpaces), String(text[text.index(after: close)...]))
+    }
+
     static func matchingParenthesis(_ text: Substring) -> Substring.Index {
         var depth = 0
         var index = text.startIndex

@@ -25,6 +25,15 @@ public struct SurfaceParameter: Sendable, Hashable {
     public var type: String
     public var hasDefault: Bool
 
+    public init(label: String?, type: String, hasDefault: Bool) {
+        self.label = label
+        self.type = type
+        self.hasDefault = hasDefault
+    }
+
+    /// A variadic parameter (`_: Any...`) takes several arguments.
+    public var isVariadic: Bool { type.hasSuffix("...") }
+
     /// Whether a trailing closure can supply it (a closure or result-builder parameter).
     public var isClosure: Bool { type.contains("->") }
 }

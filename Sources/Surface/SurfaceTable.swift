@@ -113,7 +113,7 @@ public struct SurfaceTable: Sendable {
     public static func accepts(_ parameters: [SurfaceParameter], labels: [String?], trailingClosure: Bool) -> Bool {
         guard let positions = positions(parameters, labels: labels) else { return false }
         var position = (positions.last ?? -1) + 1
-        let variadicUsed = positions.last.map { parameters[$0].type.hasSuffix("...") } ?? false
+        let variadicUsed = positions.last.map { parameters[$0].isVariadic } ?? false
         if variadicUsed { position -= 1 }
         var remaining = parameters[position...]
         if variadicUsed { remaining = remaining.dropFirst() }
@@ -121,7 +121,7 @@ public struct SurfaceTable: Sendable {
             guard let closure = remaining.lastIndex(where: \.isClosure) else { return false }
             return remaining[..<closure].allSatisfy(\.hasDefault) && remaining[(closure + 1)...].allSatisfy(\.hasDefault)
         }
-        return remaining.allSatisfy { $0.hasDefault || $0.type.hasSuffix("...") }
+        return remaining.allSatisfy { $0.hasDefault || $0.isVariadic }
     }
 
     /// The parameter each argument goes to, in order; nil when the labels do not fit.
@@ -137,7 +137,7 @@ public struct SurfaceTable: Sendable {
             }
             guard position < parameters.count else { return nil }
             result.append(position)
-            if parameters[position].type.hasSuffix("...") {
+            if parameters[position].isVariadic {
                 variadicUsed = true
             } else {
                 position += 1

@@ -1,3 +1,4 @@
+import IDE
 import PromptLanguage
 
 /// The front end's analysis of one revision of a document, with the line
@@ -22,6 +23,9 @@ struct DocumentAnalysis: Sendable {
     }
 
     var file: PromptFile { analysis.file }
+
+    /// The protocol-free editor features over this analysis.
+    var ide: IDEDocument { IDEDocument(analysis: analysis) }
 
     func range(_ range: SourceRange, _ encoding: PositionEncoding) -> LSPRange {
         lines.range(of: range.offsets, in: encoding)

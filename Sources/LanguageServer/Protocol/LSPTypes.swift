@@ -171,6 +171,25 @@ public struct DocumentSymbol: Sendable, Hashable, Codable {
     public var children: [DocumentSymbol]?
 }
 
+public struct ParameterInformation: Sendable, Hashable, Codable {
+    /// `[start, end)` offsets within the signature's label (in the position encoding) when the
+    /// client declares `labelOffsetSupport`, else the parameter's text.
+    public var label: JSONValue
+}
+
+public struct SignatureInformation: Sendable, Hashable, Codable {
+    public var label: String
+    public var documentation: String?
+    public var parameters: [ParameterInformation]
+    public var activeParameter: Int?
+}
+
+public struct LSPSignatureHelp: Sendable, Hashable, Codable {
+    public var signatures: [SignatureInformation]
+    public var activeSignature: Int
+    public var activeParameter: Int?
+}
+
 enum CompletionItemKind {
     static let method = 2, function = 3, field = 5, variable = 6, `struct` = 22, enumMember = 20, property = 10, `enum` = 13, keyword = 14
 }

@@ -77,7 +77,7 @@ test-report:
 	FMPLAY=$$($(SWIFT) build $(TEST_FLAGS) --show-bin-path)/fmplay $(PYTHON) -m unittest discover -s Tests/ReportBrowser -p 'test_*.py' -v
 
 # The checks of test-report over a run of all of Examples/ (--samples 3, SmolLM2 and Gemma 3,
-# --max-tokens 48: about 40 CPU-minutes), keeping the README's screenshot docs/report-examples.png.
+# --max-tokens 48: 12 CPU minutes, measured), keeping the README's screenshot docs/report-examples.png.
 report-screenshot:
 	$(SWIFT) build $(TEST_FLAGS) --product fmplay
 	FMPLAY=$$($(SWIFT) build $(TEST_FLAGS) --show-bin-path)/fmplay FMPLAY_REPORT_EXAMPLES=Examples/ FMPLAY_REPORT_MAX_TOKENS=48 \

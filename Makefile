@@ -21,7 +21,7 @@ SERVER_PIP_PACKAGES = llama-cpp-python[server]==0.3.36
 # Editor tooling tests: a TextMate tokenizer (babi, over Oniguruma) and tree-sitter-swift.
 EDITOR_PIP_PACKAGES = babi==1.8.0 tree-sitter==0.26.1 tree-sitter-swift==0.7.4
 
-.PHONY: setup setup-gemma build run test lint bench bench-lint bench-guided-corpus bench-report bench-server-jobs clean test-grammars test-editors test-report zed-queries
+.PHONY: setup setup-gemma build run test lint bench bench-lint bench-guided-corpus bench-report bench-server-jobs clean test-grammars test-editors test-report report-screenshot zed-queries
 
 setup:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -75,6 +75,13 @@ test-editors:
 test-report:
 	$(SWIFT) build $(TEST_FLAGS) --product fmplay
 	FMPLAY=$$($(SWIFT) build $(TEST_FLAGS) --show-bin-path)/fmplay $(PYTHON) -m unittest discover -s Tests/ReportBrowser -p 'test_*.py' -v
+
+# The checks of test-report over a run of all of Examples/ (--samples 3, SmolLM2 and Gemma 3,
+# --max-tokens 48: about 40 CPU-minutes), keeping the README's screenshot docs/report-examples.png.
+report-screenshot:
+	$(SWIFT) build $(TEST_FLAGS) --product fmplay
+	FMPLAY=$$($(SWIFT) build $(TEST_FLAGS) --show-bin-path)/fmplay FMPLAY_REPORT_EXAMPLES=Examples/ FMPLAY_REPORT_MAX_TOKENS=48 \
+	  FMPLAY_REPORT_SCREENSHOT=docs/report-examples.png $(PYTHON) -m unittest discover -s Tests/ReportBrowser -p 'test_*.py' -v
 
 # The report of 1,000 samples per model (two models) in headless Chromium (targets: opens < 1 s, < 5 MB).
 bench-report:

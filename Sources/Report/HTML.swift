@@ -47,11 +47,69 @@ public enum HTML {
     }
 }
 
+/// A long table or list written as boxes of `every` rows. Each box is a `div.rows` with
+/// `content-visibility: auto` holding its own table (the same `<colgroup>` and `table-layout: fixed`,
+/// so the columns line up; only the first box has the header) or list. Chromium then lays out only
+/// the boxes on screen: one 1,000-row table is laid out whole, and again at every frame while the
+/// page is parsed, which took seconds. Everything stays in the document, readable without JavaScript
+/// and found by find-in-page.
+struct RowGroups {
+    /// Markup that opens the first box's table or list (with `<thead>` and `<tbody>`), and the later boxes'.
+    var first: String
+    var rest: String
+    /// Closes a box's table or list.
+    var close: String
+    var every = 40
+    /// Estimated height of one row in CSS pixels, for the size of a box not laid out yet.
+    var rowHeight: Int
+    /// Rows in all (for the size of the last box); the size of a full box when unknown.
+    var total: Int?
+    var rows = 0
+
+    /// `<table class="CLASS">` boxes with a `<colgroup>` of `columns` (CSS sets their widths) and a header row.
+    static func table(_ cls: String, columns: [String], rowHeight: Int, total: Int?) -> RowGroups {
+        let colgroup = "<colgroup>" + String(repeating: "<col>", count: columns.count) + "</colgroup>"
+        let head = "<thead><tr>" + columns.map { "<th>\(HTML.escape($0))</th>" }.joined() + "</tr></thead>"
+        return RowGroups(first: "<table class=\"\(cls)\">" + colgroup + head + "<tbody>",
+                         rest: "<table class=\"\(cls)\">" + colgroup + "<tbody>", close: "</tbody></table>",
+                         rowHeight: rowHeight, total: total)
+    }
+
+    func boxOpening() -> String {
+        let rowsInBox = total.map { max(1, min(every, $0 - rows)) } ?? every
+        return "<div class=\"rows\" style=\"contain-intrinsic-size:auto \(rowsInBox * rowHeight + (rows == 0 ? 32 : 0))px\">"
+    }
+}
+
 /// Appends HTML to one buffer (a report of 1,000 samples is a few megabytes).
 struct HTMLBuffer {
     var text = ""
+    private var groups: RowGroups?
 
     init() { text.reserveCapacity(1 << 16) }
+
+    /// Starts a table or list written in boxes (see `RowGroups`); call `row()` before each row, then `endRows()`.
+    mutating func beginRows(_ start: RowGroups) {
+        precondition(groups == nil, "row groups do not nest")
+        var g = start
+        g.rows = 0
+        text += g.boxOpening() + g.first
+        groups = g
+    }
+
+    /// Before each row: closes the box and opens the next one every `every` rows.
+    mutating func row() {
+        guard var g = groups else { preconditionFailure("row() outside beginRows/endRows") }
+        if g.rows > 0 && g.rows % g.every == 0 { text += g.close + "</div>" + g.boxOpening() + g.rest }
+        g.rows += 1
+        groups = g
+    }
+
+    mutating func endRows() {
+        guard let g = groups else { preconditionFailure("endRows() without beginRows") }
+        text += g.close + "</div>"
+        groups = nil
+    }
 
     mutating func raw(_ html: String) { text += html }
     /// Escaped text.

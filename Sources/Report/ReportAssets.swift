@@ -29,17 +29,28 @@ enum ReportAssets {
     pre.diff .del{background:#fde8e6;color:var(--bad)}pre.diff .ins{background:#e6f4ea;color:var(--ok)}pre.diff .head{font-weight:600}
     footer{margin-top:32px;color:var(--dim);font-size:12px}
     section,details.run{content-visibility:auto;contain-intrinsic-size:auto 800px}
+    .rows{content-visibility:auto}.rows>table,.rows>ul{margin:0}.rows>table{table-layout:fixed}
+    table.matrix col:nth-child(1){width:15%}table.matrix col:nth-child(2){width:17%}table.matrix col:nth-child(3){width:5%}
+    table.summary col:nth-child(1){width:14%}table.summary col:nth-child(2){width:15%}table.summary col:nth-child(3){width:14%}
+    table.summary col:nth-child(4){width:20%}table.summary col:nth-child(5){width:11%}table.summary col:nth-child(6){width:7%}
+    table.summary col:nth-child(7){width:11%}table.summary col:nth-child(8){width:8%}
+    table.samples col:nth-child(1){width:4%}table.samples col:nth-child(2){width:32%}table.samples col:nth-child(3){width:38%}
+    table.baseline col:nth-child(1){width:28%}table.baseline col:nth-child(2){width:15%}table.baseline col:nth-child(3){width:10%}
+    td{overflow-wrap:anywhere}
     """
 
-    /// Filters (failures only, one model, one metric) and folding. Reads only the page's own attributes.
+    /// Filters (failures only, one model, one metric), folding, and each response's details built on
+    /// first open from its `<template>` (also when a link such as `#r12` points at it). Reads only the
+    /// page's own elements and attributes; it never parses run data as HTML or code.
     static let script = """
     (function(){
     var form=document.getElementById('filters');
-    var rows=document.querySelectorAll('[data-model],[data-failed],[data-metrics]');
     var shown=document.getElementById('shown');
+    function filtering(){return form.elements.failures.checked||form.elements.model.value||(form.elements.metric&&form.elements.metric.value);}
     function apply(){
       var failures=form.elements.failures.checked, model=form.elements.model.value;
       var metric=form.elements.metric?form.elements.metric.value:'';
+      var rows=document.querySelectorAll('[data-model],[data-failed],[data-metrics]');
       var visible=0;
       for(var i=0;i<rows.length;i++){
         var r=rows[i], hide=false;
@@ -51,10 +62,30 @@ enum ReportAssets {
       }
       shown.textContent=visible+' table rows shown';
     }
-    function fold(open){var d=document.querySelectorAll('details');for(var i=0;i<d.length;i++)d[i].open=open;}
+    function fill(d){
+      var t=d.querySelector(':scope>template');
+      if(!t)return;
+      d.replaceChild(t.content,t);
+      if(filtering())apply();
+    }
+    document.addEventListener('toggle',function(e){if(e.target.tagName==='DETAILS'&&e.target.open)fill(e.target);},true);
+    function fold(open){
+      var d,i;
+      if(open){d=document.querySelectorAll('details.result');for(i=0;i<d.length;i++)fill(d[i]);}
+      d=document.querySelectorAll('details');for(i=0;i<d.length;i++)d[i].open=open;
+    }
+    function reveal(){
+      var id=decodeURIComponent(location.hash.slice(1)), d=id&&document.getElementById(id);
+      if(!d||d.tagName!=='DETAILS')return;
+      for(var p=d;p;p=p.parentElement)if(p.tagName==='DETAILS')p.open=true;
+      fill(d);
+      d.scrollIntoView();
+    }
     form.addEventListener('change',apply);
     document.getElementById('expand').addEventListener('click',function(){fold(true);});
     document.getElementById('collapse').addEventListener('click',function(){fold(false);});
+    addEventListener('hashchange',reveal);
+    if(location.hash)reveal();
     form.hidden=false;
     document.documentElement.setAttribute('data-ready',String(Math.round(performance.now())));
     })();

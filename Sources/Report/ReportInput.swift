@@ -51,10 +51,20 @@ public struct ReportInput: Sendable {
     public var runs: [Run]
     public var baseline: [BaselineEntry]
 
+    /// Runs of the default model are labelled "default" (by `fmplay run` and the language server), and a
+    /// one-run document (`{"files"}`) has no label at all: the report names such runs after the model
+    /// their results say answered (`model`: the GGUF's `general.name`), when one did.
     public init(runs: [Run], baseline: [BaselineEntry] = []) {
         self.runs = runs
         self.baseline = baseline
+        let unnamed = runs.lazy.filter { $0.model == Self.unnamedModel }
+        guard let name = unnamed.flatMap(\.files).flatMap(\.blocks).flatMap(\.results).compactMap(\.model).first else { return }
+        for index in self.runs.indices where self.runs[index].model == Self.unnamedModel { self.runs[index].model = name }
+        for index in self.baseline.indices where self.baseline[index].model == Self.unnamedModel { self.baseline[index].model = name }
     }
+
+    /// The label of a run on the default model.
+    static let unnamedModel = "default"
 
     /// Models in the order they first ran.
     public var models: [String] {
@@ -100,16 +110,16 @@ public struct ReportInput: Sendable {
         if let items = json["runs"]?.arrayValue {
             var counts: [String: Int] = [:]
             for (index, item) in items.enumerated() {
-                let model = item["model"]?.stringValue ?? "default"
+                let model = item["model"]?.stringValue ?? unnamedModel
                 counts[model, default: 0] += 1
                 runs.append(Run(model: model, seed: item["seed"]?.stringValue, sample: counts[model]!,
                                 files: try files(item["files"], at: "runs[\(index)]")))
             }
         } else {
-            runs = [Run(model: "default", seed: nil, sample: 1, files: try files(json["files"], at: ""))]
+            runs = [Run(model: unnamedModel, seed: nil, sample: 1, files: try files(json["files"], at: ""))]
         }
         let baseline = (json["baseline"]?.arrayValue ?? []).map {
-            BaselineEntry(path: $0["path"]?.stringValue ?? "", block: $0["block"]?.stringValue ?? "", model: $0["model"]?.stringValue ?? "default",
+            BaselineEntry(path: $0["path"]?.stringValue ?? "", block: $0["block"]?.stringValue ?? "", model: $0["model"]?.stringValue ?? unnamedModel,
                           status: $0["status"]?.stringValue ?? "new", changes: ($0["changes"]?.arrayValue ?? []).compactMap(\.stringValue))
         }
         return ReportInput(runs: runs, baseline: baseline)

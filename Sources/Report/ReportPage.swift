@@ -272,11 +272,13 @@ public struct ReportPage {
 
     mutating func summary() {
         let (order, stats) = blockStats()
-        html.raw("<section id=\"summary\"><h2>Blocks</h2><table class=\"summary\"><thead><tr><th>location</th><th>block</th><th>model</th>")
-        html.raw("<th>status</th><th>pass rate</th><th>time</th><th>tokens (prompt / response)</th><th>TTFT (mean)</th></tr></thead><tbody>")
+        html.raw("<section id=\"summary\"><h2>Blocks</h2>")
+        html.beginRows(.table("summary", columns: ["location", "block", "model", "status", "pass rate", "time", "tokens (prompt / response)", "TTFT (mean)"],
+                              rowHeight: 30, total: order.reduce(0) { $0 + (stats[$1]?.count ?? 0) }))
         for key in order {
             for model in models {
                 guard let s = stats[key]?[model] else { continue }
+                html.row()
                 let failed = s.succeeded < s.runs || s.failed > 0
                 html.open("tr", [("data-model", model), ("data-failed", failed ? "1" : "0")])
                 html.raw("<td>"); location(key.path, s.line); html.raw("</td>")
@@ -303,7 +305,7 @@ public struct ReportPage {
                 html.close("tr")
             }
         }
-        html.raw("</tbody></table>")
+        html.endRows()
         for file in input.runs.flatMap(\.files) where file.error != nil {
             html.element("p", "\(file.path): \(file.error ?? "")", [("class", "error")])
         }
@@ -416,10 +418,15 @@ public struct ReportPage {
     }
 
     mutating func matrix() {
-        html.raw("<section id=\"matrix\"><h2>Model comparison</h2><table class=\"matrix\"><thead><tr><th>location</th><th>result</th><th>sample</th>")
-        for model in models { html.element("th", model, [("class", "model-col"), ("data-model", model)]) }
-        html.raw("</tr></thead><tbody>")
-        for row in matrixRows() {
+        html.raw("<section id=\"matrix\"><h2>Model comparison</h2>")
+        let rows = matrixRows()
+        let colgroup = "<colgroup><col><col><col>" + String(repeating: "<col class=\"model-col\">", count: models.count) + "</colgroup>"
+        let head = "<thead><tr><th>location</th><th>result</th><th>sample</th>"
+            + models.map { "<th class=\"model-col\" data-model=\"\(HTML.escape($0))\">\(HTML.escape($0))</th>" }.joined() + "</tr></thead>"
+        html.beginRows(RowGroups(first: "<table class=\"matrix\">" + colgroup + head + "<tbody>", rest: "<table class=\"matrix\">" + colgroup + "<tbody>",
+                                 close: "</tbody></table>", every: 25, rowHeight: 90, total: rows.count))
+        for row in rows {
+            html.row()
             let metrics = Set(row.cells.values.flatMap(\.metrics))
             var attributes = [("data-failed", row.cells.values.contains(where: \.failed) ? "1" : "0")]
             if !metrics.isEmpty { attributes.append(("data-metrics", "|" + metrics.sorted().joined(separator: "|") + "|")) }
@@ -437,18 +444,29 @@ public struct ReportPage {
             }
             html.close("tr")
         }
-        html.raw("</tbody></table></section>")
+        html.endRows()
+        html.raw("</section>")
     }
 
     // MARK: Failures
 
     mutating func failures() {
-        html.raw("<section id=\"failures\"><h2>Failures</h2><ul class=\"failures\">")
+        html.raw("<section id=\"failures\"><h2>Failures</h2>")
+        var listed = 0
+        for file in input.runs.flatMap(\.files) {
+            if file.error != nil { listed += 1 }
+            for result in file.blocks.flatMap(\.results) {
+                if result.kind == .error { listed += 1 }
+                listed += result.evaluation?.samples.filter(\.failed).count ?? 0
+            }
+        }
+        html.beginRows(RowGroups(first: "<ul class=\"failures\">", rest: "<ul class=\"failures\">", close: "</ul>", rowHeight: 110, total: listed))
         var count = 0
         for (r, run) in input.runs.enumerated() {
             for file in run.files {
                 if let error = file.error {
                     count += 1
+                    html.row()
                     html.open("li", [("data-model", run.model), ("data-failed", "1")])
                     html.element("span", "\(file.path): \(error)", [("class", "error")])
                     html.close("li")
@@ -458,6 +476,7 @@ public struct ReportPage {
                         let anchor = resultIDs[Self.key(r, file.path, block.displayName, index)] ?? ""
                         if result.kind == .error {
                             count += 1
+                            html.row()
                             html.open("li", [("data-model", run.model), ("data-failed", "1"), ("class", "failure")])
                             location(file.path, result.line)
                             html.text(" \(block.displayName) · \(run.model) · sample \(run.sample): ")
@@ -468,6 +487,7 @@ public struct ReportPage {
                         guard let report = result.evaluation else { continue }
                         for sample in report.samples where sample.failed {
                             count += 1
+                            html.row()
                             let failing = sample.metrics.filter { $0.value == .failing }
                             html.open("li", [("data-model", run.model), ("data-failed", "1"), ("class", "failure failing-sample"),
                                              ("data-metrics", "|" + sample.metrics.map(\.name).joined(separator: "|") + "|")])
@@ -493,7 +513,7 @@ public struct ReportPage {
                 }
             }
         }
-        html.raw("</ul>")
+        html.endRows()
         if count == 0 { html.raw("<p class=\"ok\">No failures: every block ran and every metric passed.</p>") }
         html.raw("</section>")
     }
@@ -510,8 +530,9 @@ public struct ReportPage {
         html.raw("<section id=\"baseline\"><h2>Compared with the baseline</h2>")
         html.element("p", "\(regressions) regression\(regressions == 1 ? "" : "s"), \(changed) changed, \(entries.count - regressions - changed - unchanged) new, \(unchanged) unchanged (regressions first)",
                      [("class", "meta"), ("id", "baseline-counts")])
-        html.raw("<table class=\"baseline\"><thead><tr><th>block</th><th>model</th><th>status</th><th>changes</th></tr></thead><tbody>")
+        html.beginRows(.table("baseline", columns: ["block", "model", "status", "changes"], rowHeight: 60, total: entries.count))
         for entry in entries {
+            html.row()
             let status = entry.isRegression ? "regression" : entry.status
             html.open("tr", [("data-model", entry.model), ("data-failed", entry.isRegression ? "1" : "0"), ("class", "baseline-\(status)")])
             html.raw("<td>"); html.text("\(entry.path) · \(entry.block)"); html.raw("</td>")
@@ -529,13 +550,16 @@ public struct ReportPage {
             }
             html.raw("</td></tr>")
         }
-        html.raw("</tbody></table></section>")
+        html.endRows()
+        html.raw("</section>")
     }
 
     // MARK: Responses
 
     mutating func responses() {
         html.raw("<section id=\"responses\"><h2>Responses</h2>")
+        html.raw("<noscript><p class=\"meta\">Each response's details (output, tokens, tool calls, prompt, transcript, evaluation samples) "
+            + "are in the page and open with JavaScript; the tables above show every result without it.</p></noscript>")
         for (r, run) in input.runs.enumerated() {
             let runLabel = "\(run.model) · sample \(run.sample)" + (run.seed.map { " (seed \($0))" } ?? "")
             html.open("details", [("class", "run"), ("data-model", run.model), ("open", "")])
@@ -566,7 +590,9 @@ public struct ReportPage {
         html.element("span", "line \(result.line)\(result.iteration > 0 ? " [\(result.iteration)]" : "")", [("class", "dim")])
         html.text(" \(result.kind.rawValue)\(result.typeName.map { " \($0)" } ?? ""): ")
         html.element("span", HTML.shortened(result.evaluation?.headline ?? result.text, 160), [("class", failed ? "bad" : "")])
-        html.raw("</summary><div class=\"body\">")
+        // The body is a <template>: parsed but neither styled nor laid out until the script moves it
+        // into the <details> on first open (a report of 1,000 samples holds tens of thousands of nodes).
+        html.raw("</summary><template><div class=\"body\">")
         location(path, result.line)
         html.element("pre", result.text, [("class", "output")])
         var facts: [(String, String)] = []
@@ -610,15 +636,16 @@ public struct ReportPage {
             html.raw("</details>")
         }
         if let report = result.evaluation { evaluationSamples(report) }
-        html.raw("</div></details>")
+        html.raw("</div></template></details>")
     }
 
     mutating func evaluationSamples(_ report: EvaluationReport) {
         if !report.aggregates.isEmpty {
             html.element("pre", report.groupedSummary, [("class", "aggregates")])
         }
-        html.raw("<table class=\"samples\"><thead><tr><th>#</th><th>prompt</th><th>response</th><th>metrics</th></tr></thead><tbody>")
+        html.beginRows(.table("samples", columns: ["#", "prompt", "response", "metrics"], rowHeight: 80, total: report.samples.count))
         for sample in report.samples {
+            html.row()
             html.open("tr", [("data-failed", sample.failed ? "1" : "0"), ("data-metrics", "|" + sample.metrics.map(\.name).joined(separator: "|") + "|")])
             html.element("td", "\(sample.index + 1)")
             html.raw("<td>"); html.text(sample.prompt)
@@ -636,6 +663,6 @@ public struct ReportPage {
             for error in sample.evaluatorErrors { html.element("div", "evaluator error: \(error)", [("class", "bad")]) }
             html.raw("</td></tr>")
         }
-        html.raw("</tbody></table>")
+        html.endRows()
     }
 }

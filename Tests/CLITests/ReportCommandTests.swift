@@ -39,6 +39,19 @@ final class ReportCommandTests: XCTestCase {
         XCTAssertTrue(htmlRun.stdout.hasPrefix("<!DOCTYPE html>"), htmlRun.stderr)
         XCTAssertTrue(htmlRun.stdout.contains("<section id=\"responses\">"))
 
+        // One run of the default model (`{"files"}`, no label): the report names the model its results
+        // name (the scripted backend's "scripted"), not "default"; so does `run --format html`.
+        let single = directory.appendingPathComponent("single.json").path
+        let one = try fmplay(["run", "Examples/weather-tool.fmplay", "--format", "json"])
+        try one.stdout.write(toFile: single, atomically: true, encoding: .utf8)
+        XCTAssertNil(try JSONValue.parse(one.stdout)["runs"])
+        let named = try fmplay(["report", single, "-o", "-"])
+        XCTAssertEqual(named.status, 0, named.stderr)
+        for page in [named.stdout, htmlRun.stdout] {
+            XCTAssertTrue(page.contains("<span class=\"model\">scripted</span>"), String(page.prefix(3000)))
+            XCTAssertFalse(page.contains("<span class=\"model\">default</span>"))
+        }
+
         // A baseline from the earlier JSON: nothing changed on the deterministic scripted model.
         let compared = try fmplay(["report", json, "--baseline", json, "-o", "-"])
         XCTAssertEqual(compared.status, 0, compared.stderr)

@@ -2,6 +2,7 @@
 run Debian's headless Chromium on a page, and collect what it did (DOM, console, network)."""
 import json
 import os
+import select
 import shutil
 import subprocess
 import tempfile
@@ -105,3 +106,109 @@ class PageLoad:
     def remote_urls(self):
         """What the page requested over the network (empty for a self-contained page)."""
         return sorted(set(self.page_requests))
+
+
+class Browser:
+    """Headless Chromium driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`: commands
+    on the child's fd 3, replies on fd 4, each a JSON message ending in NUL), for what `--dump-dom`
+    cannot do: click a button, wait for a frame, read timings."""
+
+    def __init__(self, window=(1280, 2400)):
+        self.profile = tempfile.mkdtemp(prefix="fmplay-chromium-")
+        commands_read, self.commands = os.pipe()
+        self.replies, replies_write = os.pipe()
+
+        def arrange_fds():  # in the child, before exec: fd 3 reads commands, fd 4 writes replies
+            a, b = os.dup(commands_read), os.dup(replies_write)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        self.process = subprocess.Popen(
+            [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--user-data-dir=" + self.profile, "--remote-debugging-pipe",
+             "--window-size=%d,%d" % window, "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=arrange_fds, pass_fds=(3, 4))
+        os.close(commands_read)
+        os.close(replies_write)
+        self.buffer, self.last_id, self.pending = b"", 0, []
+        try:
+            page = [t for t in self.call("Target.getTargets")["targetInfos"] if t["type"] == "page"][0]
+            self.session = self.call("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})["sessionId"]
+        except BaseException:
+            self.close()
+            raise
+
+    def _read(self, timeout):
+        deadline = time.monotonic() + timeout
+        while b"\0" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.replies], [], [], left)[0]:
+                raise TimeoutError("chromium did not answer within %d s" % timeout)
+            chunk = os.read(self.replies, 1 << 20)
+            if not chunk:
+                raise RuntimeError("chromium exited")
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def call(self, method, params=None, page=False, timeout=120):
+        """Sends a command (to the page's session when `page`) and returns its result; events that arrive meanwhile are kept."""
+        self.last_id += 1
+        message = {"id": self.last_id, "method": method, "params": params or {}}
+        if page:
+            message["sessionId"] = self.session
+        os.write(self.commands, json.dumps(message).encode() + b"\0")
+        while True:
+            reply = self._read(timeout)
+            if reply.get("id") == self.last_id:
+                if "error" in reply:
+                    raise RuntimeError("%s: %s" % (method, reply["error"]))
+                return reply.get("result", {})
+            self.pending.append(reply)
+
+    def wait_for(self, event, timeout=120):
+        for index, message in enumerate(self.pending):
+            if message.get("method") == event:
+                return self.pending.pop(index)
+        while True:
+            message = self._read(timeout)
+            if message.get("method") == event:
+                return message
+            self.pending.append(message)
+
+    def evaluate(self, expression, timeout=120):
+        """The value of a JavaScript expression in the page (a promise is awaited)."""
+        result = self.call("Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True},
+                           page=True, timeout=timeout)
+        if "exceptionDetails" in result:
+            raise RuntimeError("%s: %s" % (expression[:80], result["exceptionDetails"]))
+        return result["result"].get("value")
+
+    def open(self, html_path, before_load=None):
+        """Navigates to the file and waits for its load event; `before_load` is a script run in the page first."""
+        self.call("Page.enable", page=True)
+        if before_load:
+            self.call("Page.addScriptToEvaluateOnNewDocument", {"source": before_load}, page=True)
+        self.call("Page.navigate", {"url": "file://" + os.path.abspath(html_path)}, page=True)
+        self.wait_for("Page.loadEventFired")
+
+    def close(self):
+        try:
+            self.call("Browser.close", timeout=10)
+        except (RuntimeError, TimeoutError, OSError):
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.commands)
+        os.close(self.replies)
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,17 +1,21 @@
 """`fmplay report` of a real run, rendered in Debian's headless Chromium.
 
-The run is generated once for the whole class: a subset of Examples/ (two of the three files
-with evaluations, weather-tool with its tool and trip-titles) with `--samples 3` on two models,
+The run is generated once for the whole class: by default a subset of Examples/ (two of the three
+files with evaluations, weather-tool with its tool and trip-titles) with `--samples 3` on two models,
 the default SmolLM2 135M and Gemma 3 270M, with `--max-tokens 64`, so it stays within minutes on
-2 cores (results land in the normal result cache, so a second run of the same binary takes seconds;
-on a machine shared with other builds it took over 25 minutes for four files at 96 tokens). Then the DOM Chromium builds is compared with the run's JSON.
+2 cores (results land in the normal result cache, so a second run of the same binary takes seconds).
+`make report-screenshot` runs the same checks over all of Examples/ and keeps the screenshot.
+Then the DOM Chromium builds is compared with the run's JSON, before and after "expand all".
 
 Run: python3 -m unittest discover -s Tests/ReportBrowser -p 'test_*.py'   (or `make test-report`)
-Environment: FMPLAY (binary), FMPLAY_REPORT_SCREENSHOT (also write the screenshot there).
+Environment: FMPLAY (binary), FMPLAY_REPORT_SCREENSHOT (also write the screenshot there),
+FMPLAY_REPORT_EXAMPLES (the files or directories to run instead of the subset, space-separated),
+FMPLAY_REPORT_MAX_TOKENS (instead of 64).
 """
 import html.parser
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,7 +24,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report_browser as rb  # noqa: E402
 
-EXAMPLES = ["Examples/weather-tool.fmplay", "Examples/trip-titles.fmplay"]
+EXAMPLES = os.environ.get("FMPLAY_REPORT_EXAMPLES", "Examples/weather-tool.fmplay Examples/trip-titles.fmplay").split()
+MAX_TOKENS = os.environ.get("FMPLAY_REPORT_MAX_TOKENS", "64")
 
 
 class Node:
@@ -44,7 +49,7 @@ class Node:
 
 
 class DOM(html.parser.HTMLParser):
-    VOID = {"meta", "br", "input", "link", "img", "hr", "rect", "line"}
+    VOID = {"meta", "br", "input", "link", "img", "hr", "rect", "line", "col"}
 
     def __init__(self, text):
         super().__init__(convert_charrefs=True)
@@ -85,10 +90,10 @@ class ReportInChromiumTest(unittest.TestCase):
                 raise RuntimeError(f"model {model} is missing: run `make setup`")
         cls.directory = tempfile.mkdtemp(prefix="fmplay-report-test-")
         cls.json_path = os.path.join(cls.directory, "run.json")
-        args = [cls.fmplay, "run", "--format", "json", "--samples", "3", "--max-tokens", "64"]
+        args = [cls.fmplay, "run", "--format", "json", "--samples", "3", "--max-tokens", MAX_TOKENS]
         for model in cls.models:
             args += ["--model", model]
-        run = subprocess.run(args + EXAMPLES, cwd=rb.ROOT, capture_output=True, text=True, timeout=2400)
+        run = subprocess.run(args + EXAMPLES, cwd=rb.ROOT, capture_output=True, text=True, timeout=3600)
         # 1: some block or metric failed on these small models, which the report must show.
         if run.returncode not in (0, 1):
             raise RuntimeError(f"fmplay run failed ({run.returncode}): {run.stderr[-3000:]}")
@@ -103,6 +108,18 @@ class ReportInChromiumTest(unittest.TestCase):
         cls.screenshot = os.environ.get("FMPLAY_REPORT_SCREENSHOT") or os.path.join(cls.directory, "report.png")
         cls.load = rb.PageLoad(cls.html_path, screenshot=cls.screenshot)
         cls.dom = DOM(cls.load.dom).root
+        # The same page after a click on "expand all" (each response's details are built on first open).
+        with rb.Browser() as browser:
+            browser.open(cls.html_path)
+            cls.expanded_html = browser.evaluate(
+                "document.getElementById('expand').click();"
+                "new Promise(function(done){requestAnimationFrame(function(){setTimeout(function(){"
+                "done(document.documentElement.outerHTML);},0);});})")
+        cls.expanded = DOM(cls.expanded_html).root
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.directory, ignore_errors=True)
 
     def model_labels(self):
         return [os.path.basename(m) for m in self.models]
@@ -132,13 +149,35 @@ class ReportInChromiumTest(unittest.TestCase):
         self.assertEqual(load.remote_urls(), ["http://example.invalid/x.png"])
         self.assertTrue(any('"boom"' in line for line in load.console_messages()), load.console_messages())
 
+    def body_rows(self, cls):
+        """The rows of a table written in boxes of rows (one <table> each; the first has the header)."""
+        tables = self.dom.find_all("table", cls=cls)
+        self.assertGreater(len(tables), 0, cls)
+        return [tr for table in tables for body in table.find_all("tbody") for tr in body.find_all("tr")]
+
     def test_matrix_has_one_column_per_model(self):
         columns = self.dom.find_all("th", cls="model-col")
         self.assertEqual([c.text() for c in columns], self.model_labels())
-        rows = self.dom.find_all("table", cls="matrix")[0].find_all("tr")[1:]
+        rows = self.body_rows("matrix")
         self.assertGreater(len(rows), 0)
         for row in rows:
             self.assertEqual(len([td for td in row.children if td.tag == "td"]), 3 + len(self.models))
+        # Every box of rows has the same columns, so they line up.
+        for table in self.dom.find_all("table", cls="matrix"):
+            self.assertEqual(len(table.find_all("col")), 3 + len(self.models))
+        # One row per result place or evaluation sample and sample run, a cell per model that ran it.
+        places, seen = set(), {}
+        for run in self.run_json["runs"]:
+            sample = seen[run["model"]] = seen.get(run["model"], 0) + 1
+            for file in run["files"]:
+                for block in file["blocks"]:
+                    for result in block["results"]:
+                        where = (file["path"], block["displayName"], result["line"], sample)
+                        if result.get("evaluation"):
+                            places |= {("e",) + where + (s["index"],) for s in result["evaluation"]["samples"]}
+                        else:
+                            places.add(("r",) + where + (result["column"], result["iteration"]))
+        self.assertEqual(len(rows), len(places))
 
     def expected_metric_counts(self):
         counts = {}
@@ -175,7 +214,7 @@ class ReportInChromiumTest(unittest.TestCase):
             shown[key] = [int(cells["passed"]), int(cells["failed"]), int(cells["ignored"])]
         self.assertEqual(shown, expected)
         # Summary rows: one per block and model, its runs equal to the samples.
-        summary = self.dom.find_all("table", cls="summary")[0].find_all("tr")[1:]
+        summary = self.body_rows("summary")
         keys = {(f["path"], b["displayName"], r["model"]) for r in runs for f in r["files"] for b in f["blocks"]}
         self.assertEqual(len(summary), len(keys))
 
@@ -191,10 +230,38 @@ class ReportInChromiumTest(unittest.TestCase):
 
     def test_every_response_has_details(self):
         responses = [res for r in self.run_json["runs"] for f in r["files"] for b in f["blocks"] for res in b["results"]]
+        # As loaded: a folded <details> per result, its body still in a <template>.
         details = self.dom.find_all("details", cls="result")
         self.assertEqual(len(details), len(responses))
+        for d in details:
+            self.assertEqual([c.tag for c in d.children], ["summary", "template"], d.attrs.get("id"))
+        # After "expand all": every body is in the document and open, with what the JSON has.
+        details = self.expanded.find_all("details", cls="result")
+        self.assertEqual(len(details), len(responses))
+        self.assertEqual(self.expanded.find_all("template"), [])
+        for d, response in zip(details, responses):
+            self.assertIn("open", d.attrs, d.attrs.get("id"))
+            body = [c for c in d.children if "body" in c.classes()]
+            self.assertEqual(len(body), 1, d.attrs.get("id"))
+            outputs = body[0].find_all("pre", cls="output")
+            self.assertEqual(outputs[0].text().strip(), response["text"].replace("\r\n", "\n").strip())
+            tools = body[0].find_all("table", cls="tools")
+            self.assertEqual(sum(len(t.find_all("tbody")[0].find_all("tr")) for t in tools), len(response.get("toolCalls", [])))
+            samples = [tr for t in body[0].find_all("table", cls="samples") for b in t.find_all("tbody") for tr in b.find_all("tr")]
+            self.assertEqual(len(samples), len(response["evaluation"]["samples"]) if response.get("evaluation") else 0)
         with_prompt = [d for d in details if any(s.text() == "prompt as the model read it" for s in d.find_all("summary"))]
         self.assertEqual(len(with_prompt), sum("renderedPrompt" in res for res in responses))
+
+    def test_a_details_link_opens_its_response(self):
+        """A matrix cell's "details" link (#rN) opens that response, built from its template."""
+        link = self.dom.find_all("a", cls="more")[-1].attrs["href"]
+        with rb.Browser() as browser:
+            browser.open(self.html_path)
+            state = browser.evaluate(
+                "location.hash=%s;new Promise(function(done){setTimeout(function(){var d=document.getElementById(%s);"
+                "done([d.open, !!d.querySelector(':scope>div.body>pre.output'), !!d.querySelector(':scope>template')]);},50);})"
+                % (json.dumps(link), json.dumps(link[1:])))
+        self.assertEqual(state, [True, True, False])
 
 
 if __name__ == "__main__":

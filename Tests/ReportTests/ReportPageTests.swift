@@ -9,15 +9,15 @@ final class ReportPageTests: XCTestCase {
     static let hostile = "<script>alert(\"x\")</script> & 'quoted' \"double\" </pre></details>"
 
     /// A run document: one file, one block with a response and an evaluation of two samples.
-    func runJSON(model: String, response: String, secondPasses: Bool, seed: Int = 42) -> JSONValue {
+    func runJSON(model: String, response: String, secondPasses: Bool, seed: Int = 42, samples count: Int = 2) -> JSONValue {
         let metrics: [JSONValue] = [
             ["name": "Exact", "value": "passing"],
             ["name": "Exact", "value": secondPasses ? "passing" : "failing", "rationale": .string(Self.hostile)],
         ]
-        let samples: [JSONValue] = (0..<2).map { i in
+        let samples: [JSONValue] = (0..<count).map { i in
             [
                 "index": .int(i), "prompt": .string("prompt \(i) \(Self.hostile)"), "expected": .null, "response": .string(response),
-                "responseText": .string(response), "metrics": [metrics[i]], "failed": .bool(i == 1 && !secondPasses),
+                "responseText": .string(response), "metrics": [metrics[i % 2]], "failed": .bool(i % 2 == 1 && !secondPasses),
             ]
         }
         let evaluation: JSONValue = [
@@ -90,6 +90,29 @@ final class ReportPageTests: XCTestCase {
         XCTAssertTrue(html.contains("id=\"total-metrics\">4/6 (66.7%)"))
     }
 
+    /// Long tables and lists come in boxes of rows the browser lays out only on screen; every response's
+    /// details body is a <template> the script moves in on first open.
+    func testLongTablesComeInBoxesAndDetailsAreTemplates() throws {
+        let html = try page(["runs": [
+            runJSON(model: "A.gguf", response: "Paris", secondPasses: false, samples: 60),
+            runJSON(model: "B.gguf", response: "Lyon", secondPasses: false, samples: 60),
+        ]])
+        // 1 response row + 60 sample rows in the matrix, 25 rows a box: 3 boxes, one header row, one column per model in each.
+        XCTAssertEqual(count("<table class=\"matrix\">", in: html), 3)
+        XCTAssertEqual(count("<th class=\"model-col\"", in: html), 2)
+        XCTAssertEqual(count("<col class=\"model-col\">", in: html), 6)
+        XCTAssertEqual(count("<div class=\"rows\" style=\"contain-intrinsic-size:auto ", in: html),
+                       3 + 1 /* summary */ + 2 /* 60 failing samples, 40 a box */ + 2 * 2 /* each run's 60 samples, 40 a box */)
+        XCTAssertEqual(count("class=\"failure failing-sample\"", in: html), 60)
+        // The last matrix box holds 11 rows (61 - 2 x 25) of 90 px.
+        XCTAssertTrue(html.contains("<div class=\"rows\" style=\"contain-intrinsic-size:auto 990px\"><table class=\"matrix\">"))
+        // Each result's details: a summary, then its body in a template.
+        XCTAssertEqual(count("<details id=\"r", in: html), 4)
+        XCTAssertEqual(count("</summary><template><div class=\"body\">", in: html), 4)
+        XCTAssertEqual(count("</div></template></details>", in: html), 4)
+        XCTAssertEqual(count("<template>", in: html), count("</template>", in: html))
+    }
+
     func testBaselineRegressionsComeFirst() throws {
         let old = try ReportInput.parse(runJSON(model: "A", response: "Paris", secondPasses: true), file: "old.json")
         var new = try ReportInput.parse(["runs": [runJSON(model: "A", response: "Lyon", secondPasses: false)]], file: "new.json")
@@ -105,6 +128,40 @@ final class ReportPageTests: XCTestCase {
         XCTAssertLessThan(regression.lowerBound, unchanged.lowerBound)
         XCTAssertTrue(html.contains("<span class=\"del\">  - Paris</span>"))
         XCTAssertTrue(html.contains("1 regression, 0 changed, 0 new, 1 unchanged"))
+    }
+
+    /// A one-run document (`{"files"}`, no label) or a run labelled "default" is named after the model its
+    /// results name; a run labelled with its --model file keeps that label.
+    func testRunsOfTheDefaultModelAreNamedAfterTheModelThatAnswered() throws {
+        func document(label: String?, answeredBy: String?) throws -> ReportInput {
+            var object = try XCTUnwrap(runJSON(model: "unused", response: "Paris", secondPasses: true).objectValue)
+            object["model"] = label.map(JSONValue.string)
+            object["seed"] = nil
+            if let answeredBy {
+                var file = try XCTUnwrap(object["files"]?[0]?.objectValue)
+                var block = try XCTUnwrap(file["blocks"]?[0]?.objectValue)
+                var results = try XCTUnwrap(block["results"]?.arrayValue)
+                var response = try XCTUnwrap(results[0].objectValue)
+                response["model"] = .string(answeredBy)
+                results[0] = .object(response)
+                block["results"] = .array(results)
+                file["blocks"] = [.object(block)]
+                object["files"] = [.object(file)]
+            }
+            // With a label: a run of `{"runs"}`; without: the one-run document `fmplay run --format json` writes.
+            let json: JSONValue = label == nil ? .object(object) : ["runs": [.object(object), .object(object)]]
+            return try ReportInput.parse(Array(json.serialized().utf8), file: "run.json")
+        }
+        XCTAssertEqual(try document(label: nil, answeredBy: "SmolLM2 135M Instruct").models, ["SmolLM2 135M Instruct"])
+        let sampled = try document(label: "default", answeredBy: "SmolLM2 135M Instruct")
+        XCTAssertEqual(sampled.models, ["SmolLM2 135M Instruct"])
+        XCTAssertEqual(sampled.runs.map(\.sample), [1, 2])
+        XCTAssertEqual(try document(label: "b.gguf", answeredBy: "Gemma 3 270m").models, ["b.gguf"])
+        XCTAssertEqual(try document(label: nil, answeredBy: nil).models, ["default"])
+        let html = ReportPage.render(try document(label: nil, answeredBy: "SmolLM2 135M Instruct"), options: ReportPage.Options(source: "run.json"))
+        XCTAssertTrue(html.contains("<span class=\"model\">SmolLM2 135M Instruct</span>"))
+        XCTAssertTrue(html.contains("<td class=\"model\">SmolLM2 135M Instruct</td>"))
+        XCTAssertFalse(html.contains(">default<"))
     }
 
     func testBadInputNamesTheFileAndTheFix() {

@@ -15,6 +15,7 @@
 ;;   M-x fmplay-run-all      run every block in the file   (C-c C-a)
 ;;   M-x fmplay-cancel       cancel the running evaluation (C-c C-k)
 ;;   M-x fmplay-clear-cache  forget cached results
+;;   M-x fmplay-report       open the HTML report of the file's last results (C-c C-o)
 ;;
 ;; Set-up (eglot):
 ;;   (add-to-list 'load-path "/path/to/fmplay/editors/emacs")
@@ -58,6 +59,10 @@
 Sent as initializationOptions and as the `fmplay' section of the
 workspace configuration.  The keys are those of `fmplay lsp --help'."
   :type 'plist)
+
+(defcustom fmplay-open-report-function #'browse-url-of-file
+  "Function that `fmplay-report' calls with the path of the report page."
+  :type 'function)
 
 (defface fmplay-block-face
   '((t :inherit font-lock-comment-face))
@@ -114,6 +119,7 @@ workspace configuration.  The keys are those of `fmplay lsp --help'."
     (define-key map (kbd "C-c C-c") #'fmplay-run)
     (define-key map (kbd "C-c C-a") #'fmplay-run-all)
     (define-key map (kbd "C-c C-k") #'fmplay-cancel)
+    (define-key map (kbd "C-c C-o") #'fmplay-report)
     map)
   "Keys of `fmplay-mode'.")
 
@@ -358,6 +364,20 @@ server defined them."
   "Forget the server's cached results."
   (interactive)
   (fmplay--execute "fmplay.clearCache" nil))
+
+(defun fmplay-report ()
+  "Open the HTML report of this file's last results.
+The server's fmplay.openReport command writes the page (the one of
+`fmplay report') and answers its path, which
+`fmplay-open-report-function' opens (a web browser by default).
+Return the path."
+  (interactive)
+  (let ((path (fmplay--request "workspace/executeCommand"
+                               (list :command "fmplay.openReport" :arguments (vector (fmplay--document))))))
+    (unless (stringp path)
+      (user-error "fmplay: fmplay.openReport answered %S, not a path" path))
+    (funcall fmplay-open-report-function path)
+    path))
 
 ;;;; eglot
 

@@ -60,15 +60,16 @@ run "manifests" env FMPLAY_BINARY="$FMPLAY" "$PYTHON" -m unittest discover -s ed
 # Every path handed to an editor is absolute, and every file an editor opens is a copy in a
 # fresh directory outside the repository (no `.git` above it): the editors then pick that
 # directory as the project root and start the server there, as for a user's own files.
-SCRIPTED="$PYTHON $ROOT/editors/tests/scripted_lsp.py"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fmplay-editor-tests.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
+# The scripted server writes its report page (fmplay.openReport) under TMPDIR: here, $WORK.
+SCRIPTED="env TMPDIR=$WORK $PYTHON $ROOT/editors/tests/scripted_lsp.py"
 copy() { # copy FILE NAME: a copy of FILE in its own directory under $WORK; prints its path
   mkdir -p "$WORK/$2" && cp "$1" "$WORK/$2/" && echo "$WORK/$2/$(basename "$1")"
 }
 FIXTURE=$(copy grammars/tests/fixtures/playground.fmplay scripted)
-nvim_test "neovim plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip' lens,run,hover
-emacs_test "emacs plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip' run,hover
+nvim_test "neovim plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip' lens,run,hover,report
+emacs_test "emacs plugin (scripted server)" "$SCRIPTED" "$FIXTURE" '{}' 'scripted: Suggest a trip' run,hover,report
 # The Neovim, Emacs and Vim+ALE READMEs followed literally in a clean HOME (in a terminal).
 run "READMEs in a clean HOME (scripted server)" "$PYTHON" editors/tests/readme_check.py neovim emacs emacs-lsp-mode ale
 
@@ -78,9 +79,9 @@ run "READMEs in a clean HOME (scripted server)" "$PYTHON" editors/tests/readme_c
 E2E_SETTINGS='{"evaluate":"manual","maxTokens":12,"seed":1}'
 if "$FMPLAY" lsp --help >/dev/null 2>&1; then
   nvim_test "neovim end-to-end (fmplay lsp, default model)" "$FMPLAY lsp" "$(copy editors/tests/fixtures/e2e.fmplay nvim)" \
-    "$E2E_SETTINGS" "→" diagnostics,quickfix,lens,completion,run,stream,hover,keep,cancel
+    "$E2E_SETTINGS" "→" diagnostics,quickfix,lens,completion,run,stream,hover,report,keep,cancel
   emacs_test "emacs eglot end-to-end (fmplay lsp, default model)" "$FMPLAY lsp" "$(copy editors/tests/fixtures/e2e.fmplay emacs)" \
-    "$E2E_SETTINGS" "→" diagnostics,quickfix,completion,run,stream,hover,keep,cancel
+    "$E2E_SETTINGS" "→" diagnostics,quickfix,completion,run,stream,hover,report,keep,cancel
   vim_test "vim ALE end-to-end (fmplay lsp, default model)" "$(copy editors/tests/fixtures/e2e.fmplay vim)" \
     "$E2E_SETTINGS" diagnostics,quickfix,completion,run,stream,hover,cancel
 else

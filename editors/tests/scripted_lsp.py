@@ -16,18 +16,23 @@ Protocol it implements:
     result has `range` (the call) and `hint` ("→ \"scripted: <prompt>\""), and `blocks` lists
     each block's `name`, `line` and `status`;
   * textDocument/hover: the last result's full value, as `markdown` when the client's
-    hover contentFormat lists it first, else `plaintext` (as `fmplay lsp` does).
+    hover contentFormat lists it first, else `plaintext` (as `fmplay lsp` does);
+  * fmplay.openReport [{"uri"}]: writes a small HTML page naming the document's last results
+    next to $SCRIPTED_LSP_LOG (else in the temporary directory) and answers its path; before any
+    run it fails as `fmplay lsp` does (-32803, "run a block first").
 Every request and notification it receives is appended as one JSON line to $SCRIPTED_LSP_LOG
 when that is set, so tests can assert what the client sent.
 """
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
 import sys
+import tempfile
 
-COMMANDS = ["fmplay.run", "fmplay.runAll", "fmplay.cancel", "fmplay.clearCache"]
+COMMANDS = ["fmplay.run", "fmplay.runAll", "fmplay.cancel", "fmplay.clearCache", "fmplay.openReport"]
 documents: dict[str, dict] = {}
 hover_format = "plaintext"
 log_path = os.environ.get("SCRIPTED_LSP_LOG")
@@ -135,6 +140,17 @@ def handle(message):
         command, arguments = params["command"], params.get("arguments") or []
         if command not in COMMANDS:
             send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32602, "message": f"unknown command {command}"}})
+            return
+        if command == "fmplay.openReport":
+            doc = documents.get(arguments[0]["uri"]) if arguments and isinstance(arguments[0], dict) else None
+            if not doc or not doc["results"]:
+                send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32803, "message": "fmplay.openReport: no finished results yet; run a block first"}})
+                return
+            path = os.path.join(os.path.dirname(log_path) if log_path else tempfile.gettempdir(), "scripted-report.html")
+            with open(path, "w", encoding="utf-8") as page:
+                page.write("<!DOCTYPE html><title>scripted report</title>"
+                           + "".join(f"<p>{html.escape(r['value'])}</p>" for r in doc["results"]))
+            send({"jsonrpc": "2.0", "id": ident, "result": path})
             return
         send({"jsonrpc": "2.0", "id": ident, "result": None})
         if command in ("fmplay.run", "fmplay.runAll"):

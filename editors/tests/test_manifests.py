@@ -29,7 +29,7 @@ try:
     SWIFT = tree_sitter.Language(tree_sitter_swift.language())
 except ImportError:
     SWIFT = None
-SERVER_COMMANDS = ["fmplay.run", "fmplay.runAll", "fmplay.cancel", "fmplay.clearCache"]
+SERVER_COMMANDS = ["fmplay.run", "fmplay.runAll", "fmplay.cancel", "fmplay.clearCache", "fmplay.openReport"]
 
 
 def read(path: str) -> str:
@@ -88,7 +88,7 @@ class VSCodeExtension(unittest.TestCase):
     def test_every_contributed_command_is_implemented_and_maps_to_a_server_command(self):
         contributed = [c["command"] for c in self.manifest["contributes"]["commands"]]
         titles = {c["title"] for c in self.manifest["contributes"]["commands"]}
-        self.assertEqual({"Run Block", "Run File", "Cancel", "Clear Cache"}, titles)
+        self.assertEqual({"Run Block", "Run File", "Cancel", "Clear Cache", "Open Report"}, titles)
         mapping = ts_record(self.source, "SERVER_COMMANDS")
         self.assertEqual(sorted(contributed), sorted(mapping))
         self.assertEqual(sorted(SERVER_COMMANDS), sorted(mapping.values()))
@@ -207,7 +207,7 @@ class NeovimAndEmacs(unittest.TestCase):
     @unittest.skipUnless(shutil.which("nvim"), "nvim is not installed")
     def test_neovim_commands_and_filetype(self):
         check = ("lua require('fmplay').setup{cmd={'true'}} "
-                 "for _, c in ipairs({'FmplayRun','FmplayRunAll','FmplayCancel','FmplayHover','FmplayClearCache'}) do "
+                 "for _, c in ipairs({'FmplayRun','FmplayRunAll','FmplayCancel','FmplayHover','FmplayClearCache','FmplayReport'}) do "
                  "if vim.fn.exists(':' .. c) ~= 2 then vim.cmd('cquit 3') end end")
         with tempfile.TemporaryDirectory() as directory:
             path = os.path.join(directory, "a.fmplay")
@@ -238,7 +238,7 @@ class NeovimAndEmacs(unittest.TestCase):
             result = subprocess.run(
                 ["emacs", "--batch", "-l", os.path.join(EDITORS, "emacs", "fmplay-mode.el"), path, "--eval",
                  "(kill-emacs (if (and (eq major-mode 'fmplay-mode) (derived-mode-p 'prog-mode)"
-                 " (commandp 'fmplay-run) (commandp 'fmplay-cancel) (commandp 'fmplay-run-all)) 0 1))"],
+                 " (commandp 'fmplay-run) (commandp 'fmplay-cancel) (commandp 'fmplay-run-all) (commandp 'fmplay-report)) 0 1))"],
                 capture_output=True, text=True, timeout=60)
         self.assertEqual(0, result.returncode, result.stderr)
 

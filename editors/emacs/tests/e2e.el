@@ -17,6 +17,8 @@
 ;;                  on the call's line and the block status after `#Playground'
 ;;     stream       (with run) a partial result (`⋯') was shown before the final one
 ;;     hover        hover on the call answers in the format eglot asked for
+;;     report       (after run) `fmplay-report' opens the HTML page the server wrote (the test's
+;;                  `fmplay-open-report-function' receives the path): a page with the first result's text
 ;;     keep         typing inside the block keeps the result shown until it is replaced
 ;;     cancel       `fmplay-run', then `fmplay-cancel' while it runs: the block ends cancelled
 ;; Exit code 0 when every step passed.
@@ -212,6 +214,20 @@ Batch Emacs is never idle, so its idle timers do not fire."
             (push (format "hover (%s: %s)" asked
                           (truncate-string-to-width (replace-regexp-in-string "\n" " " (eglot--hover-info contents)) 60))
                   fmplay-e2e--passed))))
+
+      (when (member "report" steps)
+        (let* ((value (fmplay--get (car fmplay--results) "value"))
+               (word (and (stringp value) (string-match "[[:alnum:]]+" value) (match-string 0 value)))
+               opened)
+          (unless word (fmplay-e2e--finish nil (format "report: no result text to look for (run first): %S" value)))
+          (let ((fmplay-open-report-function (lambda (path) (setq opened path))))
+            (fmplay-report))
+          (unless (and opened (file-readable-p opened))
+            (fmplay-e2e--finish nil (format "report: fmplay-report opened %S" opened)))
+          (let ((page (with-temp-buffer (insert-file-contents opened) (buffer-string))))
+            (unless (and (string-prefix-p "<!DOCTYPE html>" page) (string-search word page))
+              (fmplay-e2e--finish nil (format "report: %s is not the report of the result %S" opened value)))
+            (push (format "report (%s, %d bytes, has %S)" opened (length page) word) fmplay-e2e--passed))))
 
       (when (member "keep" steps)
         ;; Type inside the block, as a user does: a comment line after the #Playground line.

@@ -17,6 +17,8 @@
 --     stream       (with run) a partial result (`⋯`) was shown before the final one
 --     hover        hover on the call answers in the format Neovim asked for (Markdown first),
 --                  and :FmplayHover shows the output in a floating window
+--     report       (after run) :FmplayReport opens the HTML page the server wrote (the test's
+--                  `open_report` receives the path): a page with the first result's text
 --     keep         typing inside the block keeps the result shown until it is replaced
 --     cancel       :FmplayRun, then :FmplayCancel while it runs: the block ends cancelled
 -- Exits 0 when every step passed.
@@ -62,7 +64,9 @@ local function main()
   end
 
   local fmplay = require("fmplay")
-  fmplay.setup({ cmd = cmd, settings = settings, virtual_text = true })
+  local opened_report
+  fmplay.setup({ cmd = cmd, settings = settings, virtual_text = true,
+    open_report = function(path) opened_report = path end })
 
   local diagnostics_seen = false
   local publish = vim.lsp.handlers["textDocument/publishDiagnostics"]
@@ -274,6 +278,27 @@ local function main()
       end
     end
     table.insert(passed, string.format("hover (%s: %s)", answer.contents.kind, hover:sub(1, 60)))
+  end
+
+  if steps.report then
+    local results = fmplay.results[bufnr] and fmplay.results[bufnr].results or {}
+    if #results == 0 then
+      return finish(false, "report: no result to report (run first)")
+    end
+    vim.cmd("FmplayReport")
+    if not vim.wait(timeout, function() return opened_report ~= nil end, 50) then
+      return finish(false, "report: :FmplayReport opened nothing; errors: " .. table.concat(errors, " | "))
+    end
+    local handle = io.open(opened_report, "r")
+    local page = handle and handle:read("*a") or ""
+    if handle then
+      handle:close()
+    end
+    local word = tostring(results[1].value or ""):match("%w+")
+    if not page:find("<!DOCTYPE html>", 1, true) or not word or not page:find(word, 1, true) then
+      return finish(false, "report: " .. opened_report .. " is not the report of the result " .. vim.inspect(results[1].value))
+    end
+    table.insert(passed, string.format("report (%s, %d bytes, has %q)", opened_report, #page, word))
   end
 
   if steps.keep then

@@ -18,6 +18,7 @@ export const SERVER_COMMANDS: Record<string, string> = {
   "fmplay.runFile": "fmplay.runAll",
   "fmplay.cancelEvaluation": "fmplay.cancel",
   "fmplay.clearResultCache": "fmplay.clearCache",
+  "fmplay.showReport": "fmplay.openReport",
 };
 
 // VS Code setting (under "fmplay.") -> server configuration key.
@@ -117,6 +118,25 @@ async function runLensCommand(serverCommand: string): Promise<boolean> {
   return true;
 }
 
+// The server writes the HTML report of the document's last results and answers its path;
+// VS Code opens it with the system's handler for .html files (a web browser).
+async function openReport(): Promise<void> {
+  if (!client) {
+    void vscode.window.showWarningMessage("fmplay: the language server is not running");
+    return;
+  }
+  try {
+    const path = await client.sendRequest(ExecuteCommandRequest.type,
+      { command: SERVER_COMMANDS["fmplay.showReport"], arguments: documentArgument() });
+    if (typeof path !== "string") {
+      throw new Error(`the server answered ${JSON.stringify(path)}, not a path`);
+    }
+    await vscode.env.openExternal(vscode.Uri.file(path));
+  } catch (error) {
+    void vscode.window.showErrorMessage(`fmplay: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 function documentArgument(): unknown[] {
   const editor = vscode.window.activeTextEditor;
   return editor ? [{ uri: editor.document.uri.toString() }] : [];
@@ -161,6 +181,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.commands.registerCommand("fmplay.clearResultCache", () =>
       executeOnServer(SERVER_COMMANDS["fmplay.clearResultCache"], [])),
+    vscode.commands.registerCommand("fmplay.showReport", openReport),
     vscode.window.onDidChangeActiveTextEditor(() => updateStatus()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("fmplay") && client) {

@@ -122,6 +122,10 @@ declare module "vscode" {
     export function showErrorMessage<T extends string>(message: string, ...items: T[]): Thenable<T | undefined>;
   }
 
+  export namespace env {
+    export function openExternal(target: Uri): Thenable<boolean>;
+  }
+
   export namespace commands {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     export function registerCommand(command: string, callback: (...args: any[]) => any, thisArg?: any): Disposable;

@@ -16,6 +16,9 @@ local defaults = {
   -- Set 'omnifunc' to the server's completion in fmplay buffers (<C-x><C-o>).
   omnifunc = true,
   on_attach = nil,
+  -- :FmplayReport opens the page the server wrote with this function of its path; nil: `xdg-open`
+  -- (`open` on macOS), or a message with the path when there is neither.
+  open_report = nil,
 }
 
 M.config = vim.deepcopy(defaults)
@@ -348,6 +351,39 @@ function M.hover()
   vim.lsp.buf.hover()
 end
 
+local function open_report(path)
+  if M.config.open_report then
+    return M.config.open_report(path)
+  end
+  local opener = vim.fn.has("mac") == 1 and "open" or "xdg-open"
+  if vim.fn.executable(opener) == 1 then
+    vim.fn.jobstart({ opener, path }, { detach = true })
+    notify("report: " .. path)
+  else
+    notify("report written to " .. path .. " (no " .. opener .. " to open it)")
+  end
+end
+
+-- The server's fmplay.openReport writes the HTML report of the buffer's last results and
+-- answers with the file's path, which this opens.
+function M.report()
+  local c = require_client()
+  if not c then
+    return
+  end
+  local bufnr = vim.api.nvim_get_current_buf()
+  local params = { command = "fmplay.openReport", arguments = { { uri = vim.uri_from_bufnr(bufnr) } } }
+  c.request("workspace/executeCommand", params, function(err, result)
+    if err then
+      notify("fmplay.openReport: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    elseif type(result) ~= "string" then
+      notify("fmplay.openReport: the server answered " .. vim.inspect(result) .. ", not a path", vim.log.levels.ERROR)
+    else
+      open_report(result)
+    end
+  end, bufnr)
+end
+
 local function define_commands()
   local command = vim.api.nvim_create_user_command
   command("FmplayRun", M.run, { desc = "fmplay: run the #Playground block at the cursor" })
@@ -355,6 +391,7 @@ local function define_commands()
   command("FmplayCancel", M.cancel, { desc = "fmplay: cancel the running evaluation" })
   command("FmplayClearCache", M.clear_cache, { desc = "fmplay: clear the result cache" })
   command("FmplayHover", M.hover, { desc = "fmplay: full output, schema or token count under the cursor" })
+  command("FmplayReport", M.report, { desc = "fmplay: open the HTML report of this file's last results" })
 end
 
 function M.setup(opts)

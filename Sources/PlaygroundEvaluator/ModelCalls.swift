@@ -105,6 +105,17 @@ extension Interpreter {
                 reasoningLevel = try self.reasoningLevel(level, e)
             }
         }
+        // 27: metadata for the model's executor: [String: value convertible to GeneratedContent]. The embedded
+        // and server models read none (as Apple's system model), so it is checked, not sent.
+        if let metadata = args.value("metadata"), !metadata.isNull {
+            guard case .dictionary(let pairs) = metadata else {
+                throw error("metadata: takes a dictionary [String: value], such as [\"requestID\": \"42\"]", e)
+            }
+            for pair in pairs {
+                guard case .string = pair.key else { throw error("metadata keys are strings, not \(pair.key.description.prefix(30))", e) }
+                if case .function = pair.value { throw error("metadata values must convert to GeneratedContent (strings, numbers, Booleans, arrays, Generable values)", e) }
+            }
+        }
         var fileOptions = GenerationOptions()
         if case .options(let o)? = args.value("options") { fileOptions = o }
         // A profile session applies the configured defaults after the profile's own values.

@@ -25,7 +25,6 @@ struct UnimplementedAPIChecks {
         "DynamicInstructionsBuilder": "var body: some DynamicInstructions { ... } is already a builder",
         "SkillsBuilder": "pass the skills to Skills(activations:) { ... } directly",
         "SkillActivationPolicy": "skills are activated by the model through the Skills tool",
-        "HistoryView": "history is an array of Transcript.Entry in prompt files: declare it [Transcript.Entry]",
         "Attachment": "describe the image in the prompt text (prompt files have no images)",
         "LanguageModelExecutor": "use the embedded model (SystemLanguageModel.default) or --model",
         "LanguageModelExecutorGenerationRequest": "use the embedded model (SystemLanguageModel.default) or --model",

@@ -95,4 +95,54 @@ final class AgenticAPITests: XCTestCase {
             """)
         XCTAssertEqual(prints(result), ["broken Always fails true", "CancellationError()"])
     }
+
+    /// 27.0's `metadata:` (for a model's executor) is accepted on every respond/streamResponse form and checked.
+    func testMetadataIsAcceptedAndChecked() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                let session = LanguageModelSession()
+                print(try await session.respond(to: "Hi", metadata: ["requestID": "42", "attempt": 1]).content)
+                print(try await session.respond(to: "Again", options: GenerationOptions(), contextOptions: ContextOptions(), metadata: [:]).content)
+                let stream = session.streamResponse(to: "Streamed", metadata: ["draft": true])
+                print(try await stream.collect().content)
+                print(try await session.respond(metadata: ["k": "v"]) { "Builder" }.content)
+            }
+            #Playground {
+                let session = LanguageModelSession()
+                _ = try await session.respond(to: "Hi", metadata: "not a dictionary")
+            }
+            """)
+        XCTAssertEqual(prints(result), ["Scripted reply to \"Hi\".", "Scripted reply to \"Again\".", "Scripted reply to \"Streamed\".",
+                                        "Scripted reply to \"Builder\"."])
+        XCTAssertEqual(result.blocks.last?.status, .error)
+        XCTAssertTrue(result.blocks.last?.error?.contains("metadata: takes a dictionary") == true, result.blocks.last?.error ?? "")
+    }
+
+    /// `Transcript.HistoryView` as a type is the entries as an array; removeFirst(_:)/removeLast(_:) edit it.
+    func testHistoryViewAndRemovingEntries() async {
+        let result = await evaluate("""
+            import FoundationModels
+            func count(_ history: Transcript.HistoryView) -> Int { history.count }
+            #Playground {
+                let session = LanguageModelSession(instructions: "Be brief.")
+                _ = try await session.respond(to: "One")
+                _ = try await session.respond(to: "Two")
+                let history: Transcript.HistoryView = session.transcript.history
+                print(count(history))
+                var transcript = session.transcript
+                transcript.history.removeFirst(2)
+                print(transcript.history.count, transcript.count)
+                transcript.history.removeLast(1)
+                session.transcript = transcript
+                print(session.transcript.count)
+            }
+            #Playground {
+                var numbers = [1, 2, 3]
+                numbers.removeFirst(4)
+            }
+            """)
+        XCTAssertEqual(prints(result), ["4", "2 3", "2"])
+        XCTAssertTrue(result.blocks.last?.error?.contains("can't remove 4 elements from a collection of 3") == true, result.blocks.last?.error ?? "")
+    }
 }

@@ -119,11 +119,29 @@ extension Builtins {
             try await i.assign(to: c.baseExpr!, .array(Array(a.dropLast())))
             return last
         },
+        "Array.removeFirst(_:)": on(array) { i, a, c in
+            let k = try await removalCount(i, a, c, "removeFirst")
+            try await i.assign(to: c.baseExpr!, .array(Array(a.dropFirst(k))))
+            return .null
+        },
+        "Array.removeLast(_:)": on(array) { i, a, c in
+            let k = try await removalCount(i, a, c, "removeLast")
+            try await i.assign(to: c.baseExpr!, .array(Array(a.dropLast(k))))
+            return .null
+        },
         "Array.removeAll()": on(array) { i, _, c in
             try await i.assign(to: c.baseExpr!, .array([]))
             return .null
         },
     ]
+}
+
+/// `removeFirst(k)`/`removeLast(k)`: Swift's checks on the count.
+private func removalCount(_ i: Interpreter, _ a: [Value], _ c: BuiltinCall, _ name: String) async throws -> Int {
+    guard case .int(let k)? = try await c.arguments(i).unlabelled.first else { throw i.error("\(name)(_:) needs a count, such as \(name)(2)", c.node) }
+    guard k >= 0 else { throw i.error("number of elements to remove should be non-negative, not \(k)", c.node) }
+    guard k <= a.count else { throw i.error("can't remove \(k) elements from a collection of \(a.count)", c.node) }
+    return k
 }
 
 extension Interpreter {

@@ -147,6 +147,8 @@ extension Surface {
             MemberSpec("func remove(at: Int) -> Element", "Removes and returns the element at a position of a `var` array."),
             MemberSpec("func removeFirst() -> Element", "Removes and returns the first element of a `var` array."),
             MemberSpec("func removeLast() -> Element", "Removes and returns the last element of a `var` array."),
+            MemberSpec("func removeFirst(_: Int)", "Removes the first k elements of a `var` array."),
+            MemberSpec("func removeLast(_: Int)", "Removes the last k elements of a `var` array."),
             MemberSpec("func removeAll()", "Removes every element of a `var` array."),
             MemberSpec("func map(_: (Element) -> Any) -> [Any]", "The closure's result for each element."),
             MemberSpec("func filter(_: (Element) -> Bool) -> [Element]", "The elements for which the closure is true."),

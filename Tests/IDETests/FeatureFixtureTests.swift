@@ -56,7 +56,7 @@ final class FeatureFixtureTests: XCTestCase {
         let completions = document.completions(at: offset)
         if !completions.isEmpty {
             lines.append("completion: " + completions.prefix(8).map { "\($0.label) (\($0.kind))" }.joined(separator: ", ")
-                         + (completions.count > 8 ? " … \(completions.count) in all" : ""))
+                         + (completions.count > 8 ? " …" : ""))
         }
         for range in document.definition(at: offset) { lines.append("definition: \(span(range))") }
         for fix in document.quickFixes(where: { $0.range.contains(offset) || $0.range.end.offset == offset }) {

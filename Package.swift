@@ -91,7 +91,7 @@ let package = Package(
         // The editor features (hover, completion, signature help, definition, symbols, code lenses,
         // quick fixes) over the analysis, protocol-free: UTF-8 offsets in, plain Swift values out.
         .target(name: "IDE", dependencies: [
-            "PromptLanguage", "Surface",
+            "PromptLanguage", "Surface", "Schema", "JSON",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
         ]),
 

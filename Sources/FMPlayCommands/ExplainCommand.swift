@@ -21,7 +21,7 @@ struct ExplainCommand: ParsableCommand {
         }
         guard let entry = DiagnosticCatalogue.entry(named: code) else {
             FileHandle.standardError.write(Data("""
-                error: '\(code)' is not a diagnostic code of fmplay; codes are FM001-FM003, FM101-FM117, FM201-FM207 and FM301-FM311 \
+                error: '\(code)' is not a diagnostic code of fmplay; codes are \(DiagnosticCatalogue.codeRanges) \
                 (run 'fmplay explain' for the list)\n
                 """.utf8))
             throw ExitCode(2)

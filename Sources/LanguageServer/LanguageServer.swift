@@ -1,4 +1,5 @@
 import Foundation
+import IDE
 import JSON
 
 /// What the server's single message loop reacts to.

@@ -41,6 +41,21 @@ public enum DiagnosticCatalogue {
 
     public static var all: [DiagnosticExplanation] { DiagnosticCode.allCases.compactMap { entries[$0] } }
 
+    /// The codes as runs of consecutive numbers, for messages: `FM001-FM003, FM101-FM117 and FM301-FM315`.
+    public static var codeRanges: String {
+        var runs: [(first: String, last: String, number: Int)] = []
+        for code in all.map(\.code.rawValue) {
+            guard let number = Int(code.dropFirst(2)) else { continue }
+            if let last = runs.last, last.number + 1 == number {
+                runs[runs.count - 1] = (last.first, code, number)
+            } else {
+                runs.append((code, code, number))
+            }
+        }
+        let texts = runs.map { $0.first == $0.last ? $0.first : "\($0.first)-\($0.last)" }
+        return texts.count < 2 ? texts.joined() : texts.dropLast().joined(separator: ", ") + " and " + texts.last!
+    }
+
     private static let entries: [DiagnosticCode: DiagnosticExplanation] = {
         var result: [DiagnosticCode: DiagnosticExplanation] = [:]
         for entry in fileEntries + schemaEntries + toolEntries + sessionEntries {

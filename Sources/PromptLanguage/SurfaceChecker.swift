@@ -154,7 +154,7 @@ private final class SurfaceVisitor {
         fixIts.append(FixIt(title: "remove the import", edits: [FixItFactory(source: source).deleteLine(containing: source.range(of: node))]))
         diagnostics.append(Diagnostic(
             .unknownImport, at: source.range(of: node),
-            "prompt files cannot import '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+            "prompt files cannot import '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ".")
                 + " Known modules: " + known.joined(separator: ", "),
             fixIts: fixIts))
     }

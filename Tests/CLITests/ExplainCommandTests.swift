@@ -16,6 +16,10 @@ final class ExplainCommandTests: XCTestCase {
         XCTAssertEqual(output.status, 2)
         XCTAssertTrue(output.stderr.contains("'FM999' is not a diagnostic code of fmplay"), output.stderr)
         XCTAssertEqual(output.stdout, "")
+        // The message names the codes there are: its last range ends at the last code `fmplay explain` lists.
+        let listed = try FMPlayProcess.run(["explain"]).stdout.split(separator: "\n").map { String($0.prefix(5)) }
+        let last = try XCTUnwrap(listed.last)
+        XCTAssertTrue(output.stderr.contains("FM001-FM003, ") && output.stderr.contains("-\(last) (run 'fmplay explain'"), output.stderr)
     }
 
     func testListingWithoutACode() throws {

@@ -16,6 +16,19 @@ final class DiagnosticCatalogueTests: XCTestCase {
         XCTAssertNil(DiagnosticCatalogue.entry(named: "FM999"))
     }
 
+    /// The ranges `fmplay explain` names for an unknown code cover every code and nothing else.
+    func testCodeRangesCoverExactlyTheCatalogue() throws {
+        let ranges = DiagnosticCatalogue.codeRanges
+        var covered = Set<String>()
+        for part in ranges.replacingOccurrences(of: " and ", with: ", ").split(separator: ", ") {
+            let ends = part.split(separator: "-").map { Int($0.dropFirst(2))! }
+            for number in ends[0]...ends[ends.count - 1] { covered.insert("FM" + String(repeating: "0", count: 3 - "\(number)".count) + "\(number)") }
+        }
+        XCTAssertEqual(covered, Set(DiagnosticCode.allCases.map(\.rawValue)), ranges)
+        XCTAssertTrue(ranges.hasPrefix("FM001-FM003, FM101-"), ranges)
+        XCTAssertTrue(ranges.hasSuffix(" and FM301-" + DiagnosticCode.allCases.last!.rawValue), ranges)
+    }
+
     func testExamplesTriggerTheirCodeAndFixedExamplesDoNot() {
         for entry in DiagnosticCatalogue.all where entry.code != .unreadableFile {
             let codes = PromptAnalyzer.analyze(entry.example).diagnostics.map(\.code)

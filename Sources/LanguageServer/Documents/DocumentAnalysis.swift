@@ -34,31 +34,4 @@ struct DocumentAnalysis: Sendable {
     func offset(_ position: LSPPosition, _ encoding: PositionEncoding) -> Int {
         lines.offset(of: position, in: encoding)
     }
-
-    /// The identifier (letters, digits, `_`) around a UTF-8 offset, with its offsets.
-    func word(at offset: Int) -> (text: String, offsets: Swift.Range<Int>)? {
-        let bytes = lines.bytes
-        func isWordByte(_ byte: UInt8) -> Bool {
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
-        }
-        var start = min(offset, bytes.count)
-        var end = start
-        while start > 0, isWordByte(bytes[start - 1]) { start -= 1 }
-        while end < bytes.count, isWordByte(bytes[end]) { end += 1 }
-        guard start < end else { return nil }
-        return (String(decoding: bytes[start..<end], as: UTF8.self), start..<end)
-    }
-
-    /// The playground block containing an offset.
-    func block(containing offset: Int) -> PlaygroundBlock? {
-        file.playgrounds.first { $0.range.offsets.contains(offset) || $0.range.end.offset == offset }
-    }
-
-    /// The model call containing an offset (the innermost, when nested).
-    func call(containing offset: Int) -> (block: PlaygroundBlock, call: ModelCall)? {
-        guard let block = block(containing: offset) else { return nil }
-        let calls = block.calls.filter { $0.range.offsets.contains(offset) || $0.range.end.offset == offset }
-        guard let call = calls.min(by: { $0.range.offsets.count < $1.range.offsets.count }) else { return nil }
-        return (block, call)
-    }
 }

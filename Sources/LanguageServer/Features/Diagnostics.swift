@@ -1,3 +1,4 @@
+import IDE
 import JSON
 import PromptLanguage
 
@@ -47,18 +48,16 @@ extension LanguageServer {
     func codeActions(_ params: CodeActionParams) throws -> [CodeAction] {
         if let only = params.context.only, !only.contains(where: { $0 == "quickfix" || $0.hasPrefix("quickfix.") }) { return [] }
         let current = try analysis(params.textDocument.uri)
-        var actions: [CodeAction] = []
-        for diagnostic in current.analysis.diagnostics where !diagnostic.fixIts.isEmpty {
+        let fixes = current.ide.quickFixes { diagnostic in
             let converted = convert(diagnostic, in: current)
             let inContext = params.context.diagnostics.contains { $0.range.start == converted.range.start && $0.message == converted.message }
-            guard inContext || converted.range.overlaps(params.range) else { continue }
-            for fixIt in diagnostic.fixIts {
-                let edits = fixIt.edits.map { LSPTextEdit(range: current.range($0.range, encoding), newText: $0.newText) }
-                actions.append(CodeAction(
-                    title: fixIt.title, kind: "quickfix", diagnostics: [converted], isPreferred: diagnostic.fixIts.count == 1 ? true : nil,
-                    edit: WorkspaceEdit(changes: [current.uri: edits])))
-            }
+            return inContext || converted.range.overlaps(params.range)
         }
-        return actions
+        return fixes.map { fix in
+            let edits = fix.fixIt.edits.map { LSPTextEdit(range: current.range($0.range, encoding), newText: $0.newText) }
+            return CodeAction(
+                title: fix.fixIt.title, kind: "quickfix", diagnostics: [convert(fix.diagnostic, in: current)], isPreferred: fix.isPreferred ? true : nil,
+                edit: WorkspaceEdit(changes: [current.uri: edits]))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IDE
 import JSON
 
 /// Text renderings of results: short hints, lens statuses and hover details.

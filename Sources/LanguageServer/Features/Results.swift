@@ -1,4 +1,5 @@
 import Foundation
+import IDE
 import JSON
 import PromptLanguage
 
@@ -79,23 +80,23 @@ extension LanguageServer {
 
     // MARK: Code lenses
 
+    /// The IDE layer's block lenses with the evaluation state the server holds.
     func codeLenses(_ params: DocumentParams) throws -> [CodeLens] {
         let current = try analysis(params.textDocument.uri)
-        var lenses: [CodeLens] = []
-        for (block, record, results) in evaluation.blocks(current.uri, in: current) {
-            let head = current.lines.range(of: block.range.start.offset..<block.bodyRange.start.offset, in: encoding)
-            let argument: JSONValue = ["uri": .string(current.uri), "line": .int(head.start.line), "block": .int(block.index)]
-            let isActive = record.map { $0.status == .running || $0.status == .queued } ?? false
-            if isActive {
-                lenses.append(CodeLens(range: head, command: LSPCommand(title: "■ Cancel", command: "fmplay.cancel", arguments: [argument])))
-            } else {
-                lenses.append(CodeLens(range: head, command: LSPCommand(title: "▶ Run", command: "fmplay.run", arguments: [argument])))
-            }
-            if let record, let status = ResultRendering.status(record, results: results) {
-                lenses.append(CodeLens(range: head, command: LSPCommand(title: status, command: "", arguments: nil)))
-            }
+        let states = evaluation.blocks(current.uri, in: current).map { block, record, results in
+            BlockState(block: block, isActive: record.map { $0.status == .running || $0.status == .queued } ?? false,
+                       status: record.flatMap { ResultRendering.status($0, results: results) })
         }
-        return lenses
+        return current.ide.codeLenses(states).map { lens in
+            let head = current.lines.range(of: lens.head, in: encoding)
+            let argument: JSONValue = ["uri": .string(current.uri), "line": .int(head.start.line), "block": .int(lens.blockIndex)]
+            let command = switch lens.action {
+            case .run: LSPCommand(title: lens.title, command: "fmplay.run", arguments: [argument])
+            case .cancel: LSPCommand(title: lens.title, command: "fmplay.cancel", arguments: [argument])
+            case .status: LSPCommand(title: lens.title, command: "", arguments: nil)
+            }
+            return CodeLens(range: head, command: command)
+        }
     }
 
     // MARK: Commands

@@ -1,13 +1,11 @@
+import IDE
 import JSON
 
 /// The text format of hovers, hint tooltips and completion documentation, negotiated with the
 /// client: Markdown only for clients that list it (before plain text) in their capabilities;
 /// plain text otherwise, so clients that do not render Markdown (Vim's ALE, which asks for
 /// `plaintext` only, and clients that say nothing) never see `**` or code fences.
-public enum MarkupFormat: String, Sendable {
-    case markdown
-    case plaintext
-
+extension MarkupFormat {
     /// The client's first supported choice from a capability's format list
     /// (`textDocument.hover.contentFormat`, `completionItem.documentationFormat`); the order
     /// is the client's preference. No list, or no known format in it: plain text.
@@ -16,21 +14,6 @@ public enum MarkupFormat: String, Sendable {
             if let format = offer.stringValue.flatMap(MarkupFormat.init(rawValue:)) { return format }
         }
         return .plaintext
-    }
-
-    /// `**text**` in Markdown, the text itself in plain text.
-    func strong(_ text: String) -> String {
-        self == .markdown ? "**\(text)**" : text
-    }
-
-    /// `` `code` `` in Markdown, the code itself in plain text.
-    func code(_ text: String) -> String {
-        self == .markdown ? "`\(text)`" : text
-    }
-
-    /// A fenced block in Markdown; in plain text the lines themselves.
-    func block(_ text: String, language: String) -> [String] {
-        self == .markdown ? ["```\(language)", text, "```"] : [text]
     }
 
     func content(_ value: String) -> MarkupContent {

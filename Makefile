@@ -43,8 +43,12 @@ setup-gemma:
 build: setup
 	$(SWIFT) build $(BUILD_FLAGS)
 
+# Exit status 1 means some example's #expect did not hold on the small default model (the run
+# itself worked; the summary names the blocks): reported, not fatal. 2 and above are errors.
 run: build
-	$(SWIFT) run $(BUILD_FLAGS) fmplay run Examples/
+	@$(SWIFT) run $(BUILD_FLAGS) fmplay run Examples/; status=$$?; \
+	if [ $$status -eq 1 ]; then echo "make run: some examples' expectations did not hold on this model (see FAILED above)"; \
+	elif [ $$status -ne 0 ]; then exit $$status; fi
 
 lint: build
 	$(SWIFT) run $(BUILD_FLAGS) fmplay lint Examples/

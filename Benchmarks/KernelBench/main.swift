@@ -26,18 +26,31 @@ func option(_ name: String, _ fallback: Int) -> Int {
 }
 let threadCounts = arguments.contains("--threads") ? [option("--threads", 2)] : [1, 2]
 let promptTokens = option("--tokens", 512)
+/// `--only NAME` times the shapes whose name starts with NAME; `--no-matmul` skips the prompt products.
+let onlyShape = arguments.firstIndex(of: "--only").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+let skipMatmul = arguments.contains("--no-matmul")
 let minimumSeconds = 1.0
 let layerFormat = arguments.contains("--q8") ? QuantFormat.q8_0
     : arguments.contains("--q4k") ? QuantFormat.q4_K : arguments.contains("--q5") ? QuantFormat.q5_0 : QuantFormat.q4_1
 
-let shapes = [
+let gemma = arguments.contains("--gemma")
+let shapes = gemma ? [
+    // Gemma 3 270M Q4_K_M: 640-column matrices fall back to Q5_0/Q8_0 (640 is not a multiple of 256).
+    Shape(name: "attn_q", rows: 1024, columns: 640, format: .q5_0, perLayer: 1),
+    Shape(name: "attn_k", rows: 256, columns: 640, format: .q5_0, perLayer: 1),
+    Shape(name: "attn_v", rows: 256, columns: 640, format: .q8_0, perLayer: 1),
+    Shape(name: "attn_output", rows: 640, columns: 1024, format: .q4_K, perLayer: 1),
+    Shape(name: "ffn_gate/ffn_up", rows: 2048, columns: 640, format: .q5_0, perLayer: 2),
+    Shape(name: "ffn_down", rows: 640, columns: 2048, format: .q6_K, perLayer: 1),
+    Shape(name: "output (token_embd)", rows: 262144, columns: 640, format: .q8_0, perLayer: 0),
+] : [
     Shape(name: "attn_q/attn_output", rows: 576, columns: 576, format: layerFormat, perLayer: 2),
     Shape(name: "attn_k/attn_v", rows: 192, columns: 576, format: layerFormat, perLayer: 2),
     Shape(name: "ffn_gate/ffn_up", rows: 1536, columns: 576, format: layerFormat, perLayer: 2),
     Shape(name: "ffn_down", rows: 576, columns: 1536, format: layerFormat, perLayer: 1),
     Shape(name: "output (token_embd)", rows: 49152, columns: 576, format: .q8_0, perLayer: 0),
 ]
-let layers = 30
+let layers = gemma ? 18 : 30
 
 var seed: UInt64 = 42
 func nextRandom() -> Float {
@@ -63,14 +76,14 @@ func measure(_ body: () -> Void) -> Double {
     return times[0]
 }
 
-print("Kernel benchmark (layers \(layerFormat), output Q8_0); prompt batch \(promptTokens) tokens")
+print("Kernel benchmark (\(gemma ? "Gemma 3 270M Q4_K_M shapes" : "layers \(layerFormat)"), output Q8_0); prompt batch \(promptTokens) tokens")
 for threads in threadCounts {
     let context = KernelContext(threads: threads)
     clock = threads == 1 ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC
     print("\nthreads \(threads) (\(threads == 1 ? "thread CPU time" : "wall time"), fastest call)")
     print("shape".padding(toLength: 22, withPad: " ", startingAt: 0), "fmt ", "   matvec µs   GB/s  GFLOP/s", "   matmul ms GFLOP/s")
     var tokenSeconds = 0.0, promptSeconds = 0.0
-    for shape in shapes {
+    for shape in shapes where onlyShape.map({ shape.name.hasPrefix($0) }) ?? true {
         let values = (0..<(shape.rows * shape.columns)).map { _ in nextRandom() }
         let rowBytes = shape.format.rowBytes(columns: shape.columns)
         let weights = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * shape.rows, alignment: 64)
@@ -85,11 +98,13 @@ for threads in threadCounts {
         let flopPerToken = 2.0 * Double(shape.rows * shape.columns)
         var line = shape.name.padding(toLength: 22, withPad: " ", startingAt: 0) + " " + shape.format.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)
         line += String(format: "%10.1f %7.1f %8.1f", vecSeconds * 1e6, Double(rowBytes * shape.rows) / vecSeconds / 1e9, flopPerToken / vecSeconds / 1e9)
-        if shape.perLayer > 0 {
+        if shape.perLayer > 0 && !skipMatmul {
             let matSeconds = measure { context.matmul(view, input: x, tokens: batch, output: &y) }
             line += String(format: "%12.2f %7.1f", matSeconds * 1e3, flopPerToken * Double(batch) / matSeconds / 1e9)
             tokenSeconds += vecSeconds * Double(shape.perLayer * layers)
             promptSeconds += matSeconds * Double(shape.perLayer * layers)
+        } else if shape.perLayer > 0 {
+            tokenSeconds += vecSeconds * Double(shape.perLayer * layers)
         } else {
             tokenSeconds += vecSeconds
             promptSeconds += vecSeconds   // logits only for the last prompt token

@@ -5,6 +5,7 @@ import Inference
 import FoundationModelsRuntime
 import JSON
 import PlaygroundEvaluator
+import PlaygroundResults
 
 /// `fmplay run PATH...`: evaluates `#Playground` blocks headlessly.
 /// Exit codes: 0 everything ran, 1 a block failed, 2 usage or I/O problems.

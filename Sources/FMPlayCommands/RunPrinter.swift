@@ -2,6 +2,7 @@ import Evaluations
 import Foundation
 import JSON
 import PlaygroundEvaluator
+import PlaygroundResults
 import Report
 
 /// Writes `fmplay run` output in the chosen format. Text on a terminal streams

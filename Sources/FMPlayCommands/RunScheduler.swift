@@ -1,5 +1,6 @@
 import Foundation
 import PlaygroundEvaluator
+import PlaygroundResults
 
 /// `fmplay run --jobs N`: runs up to N blocks at once (blocks are
 /// independent: each evaluates the file's declarations afresh) and prints

@@ -463,3 +463,45 @@ func addBits(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
     return SIMD8<Float>(a.indices.map { Float(bitPattern: a[$0].bitPattern &+ b[$0].bitPattern) })
     #endif
 }
+
+/// Eight bytes zero-extended to Int32 lanes (x86 `vpmovzxbd`).
+@inline(__always)
+func widenBytes(_ v: SIMD8<UInt8>) -> SIMD8<Int32> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.zext_Vec8xInt8_Vec8xInt32(unsafeBitCast(v, to: Builtin.Vec8xInt8.self)), to: SIMD8<Int32>.self)
+    #else
+    return SIMD8<Int32>(truncatingIfNeeded: v)
+    #endif
+}
+
+/// Sixteen bytes sign-extended to Int16 lanes (x86 `vpmovsxbw`).
+@inline(__always)
+func widenSigned(_ v: SIMD16<Int8>) -> SIMD16<Int16> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.sext_Vec16xInt8_Vec16xInt16(unsafeBitCast(v, to: Builtin.Vec16xInt8.self)), to: SIMD16<Int16>.self)
+    #else
+    return SIMD16<Int16>(truncatingIfNeeded: v)
+    #endif
+}
+
+/// Lane-wise `a &- b` (x86 `vpsubd`).
+@inline(__always)
+func wrappingSubtract(_ a: SIMD8<Int32>, _ b: SIMD8<Int32>) -> SIMD8<Int32> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.sub_Vec8xInt32(unsafeBitCast(a, to: Builtin.Vec8xInt32.self),
+                                                unsafeBitCast(b, to: Builtin.Vec8xInt32.self)), to: SIMD8<Int32>.self)
+    #else
+    return a &- b
+    #endif
+}
+
+/// Lane-wise `v << n` (x86 `vpsllw`).
+@inline(__always)
+func shiftLeft(_ v: SIMD16<Int16>, _ n: Int16) -> SIMD16<Int16> {
+    #if arch(x86_64)
+    return unsafeBitCast(Builtin.shl_Vec16xInt16(unsafeBitCast(v, to: Builtin.Vec16xInt16.self),
+                                                 unsafeBitCast(SIMD16<Int16>(repeating: n), to: Builtin.Vec16xInt16.self)), to: SIMD16<Int16>.self)
+    #else
+    return v &<< n
+    #endif
+}

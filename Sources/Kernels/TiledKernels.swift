@@ -104,6 +104,15 @@ enum TiledKernels {
     /// How far ahead of its reads `rows8Streaming` prefetches (measured best of 0, 1, 2, 6 KiB).
     static let streamingPrefetchBytes = 2048
 
+    /// Prefetches `bytes` bytes `streamingPrefetchBytes` after `chunk`, the part of a row the
+    /// streaming kernels read next. The hardware prefetcher stops at 4 KiB pages (a file
+    /// mapping has no huge pages), so the kernels ask for the lines ahead themselves.
+    @inline(__always)
+    static func prefetchAhead(of chunk: UnsafeRawPointer, bytes: Int) {
+        let ahead = chunk + streamingPrefetchBytes
+        for line in 0..<(bytes + 63) / 64 { prefetch(ahead + 64 * line) }
+    }
+
     /// `rows8` for the 32-element formats with 5- and 8-bit codes (Q8_0, Q5_0, Q5_1), reading
     /// memory in order: each row's blocks (up to `streamingChunkBlocks` of them) one after the
     /// other, the next row after that, so a matrix-vector product is one sequential stream
@@ -125,10 +134,7 @@ enum TiledKernels {
             let end = min(start + streamingChunkBlocks, blocks)
             for i in 0..<8 {
                 let w = row(i)
-                // The hardware prefetcher stops at 4 KiB pages (a file mapping has no huge
-                // pages): ask for the lines 2 KiB ahead of this row's chunk as well.
-                let ahead = w + W.blockBytes * start + streamingPrefetchBytes
-                for line in 0..<((end - start) * W.blockBytes + 63) / 64 { prefetch(ahead + 64 * line) }
+                prefetchAhead(of: w + W.blockBytes * start, bytes: (end - start) * W.blockBytes)
                 for b in start..<end {
                     let codes = W.codes(w, b)
                     partials[8 * (b - start) + i] = blockPartialSums(W.self, codes: codes, magnitude: magnitudeOf(W.self, codes),
@@ -149,6 +155,140 @@ enum TiledKernels {
         }
         let result = acc + off
         for i in 0..<min(8, matrix.rows - firstRow) { output[i] = result[i] }
+    }
+
+    /// Per-call memory of the streaming K-quant kernels: for one chunk of blocks, per block and
+    /// row (`[block][row]`), the partial sums (32 bytes), the F32 scale, the F32 offset (Q4_K) or
+    /// the Int32 correction (Q6_K), the row's pair weights (Q6_K), and per token the activation
+    /// row's sums of 16 codes (Q6_K, whole rows).
+    struct StreamingScratch {
+        let partials: UnsafeMutableRawPointer
+        let scales: UnsafeMutablePointer<Float>
+        let offsets: UnsafeMutablePointer<Float>
+        let corrections: UnsafeMutablePointer<Int32>
+        let pairWeights: UnsafeMutableRawPointer
+        let halfSums: UnsafeMutablePointer<Int16>
+
+        static func bytes(columns: Int, tokens: Int) -> Int { 8 * streamingChunkBlocks * (32 + 4 + 4 + 4) + 64 + tokens * columns / 16 * 2 }
+
+        init(_ base: UnsafeMutableRawPointer) {
+            let n = 8 * streamingChunkBlocks
+            partials = base
+            scales = (base + 32 * n).assumingMemoryBound(to: Float.self)
+            offsets = scales + n
+            corrections = UnsafeMutableRawPointer(offsets + n).assumingMemoryBound(to: Int32.self)
+            pairWeights = UnsafeMutableRawPointer(corrections + n)
+            halfSums = (pairWeights + 64).assumingMemoryBound(to: Int16.self)
+        }
+    }
+
+    /// `rows8` for Q4_K, reading memory in order as `rows8Streaming` does. Per 256-element
+    /// superblock and row, the eight 6-bit scales and minimums are decoded at once (32-bit
+    /// masks, as ggml does) and `d * scale`, `-(dmin * min)` computed as eight-lane products,
+    /// the same F32 operations `Q4_KBlocks.decode` does per block; then each block's sums,
+    /// scales and offsets meet in the same order as in `rows8`, so outputs are bit for bit the same.
+    @inline(__always)
+    static func rows8StreamingQ4K(_ matrix: MatrixView, firstRow: Int, x: QuantizedRow, scratch: StreamingScratch,
+                                  output: UnsafeMutablePointer<Float>) {
+        let partials = scratch.partials.assumingMemoryBound(to: SIMD16<Int16>.self)
+        var acc = SIMD8<Float>(), off = SIMD8<Float>()
+        streamSuperblocks(matrix, firstRow: firstRow, superblockBytes: 144, read: { i, start, s, blk in
+            let q0 = blk.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
+            let q1 = blk.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
+            let q2 = blk.loadUnaligned(fromByteOffset: 12, as: UInt32.self)
+            let scaleCodes = UInt64(q0 & 0x3F3F_3F3F) | UInt64((q2 & 0x0F0F_0F0F) | ((q0 >> 2) & 0x3030_3030)) << 32
+            let minCodes = UInt64(q1 & 0x3F3F_3F3F) | UInt64(((q2 >> 4) & 0x0F0F_0F0F) | ((q1 >> 2) & 0x3030_3030)) << 32
+            let scales = SIMD8(repeating: loadHalf(blk)) * toFloat(widenBytes(unsafeBitCast(scaleCodes, to: SIMD8<UInt8>.self)))
+            let offsets = -(SIMD8(repeating: loadHalf(blk, 2)) * toFloat(widenBytes(unsafeBitCast(minCodes, to: SIMD8<UInt8>.self))))
+            for j in 0..<8 {
+                scratch.scales[8 * (s + j) + i] = scales[j]
+                scratch.offsets[8 * (s + j) + i] = offsets[j]
+            }
+            for pair in 0..<4 {
+                let packed = blk.loadUnaligned(fromByteOffset: 16 + 32 * pair, as: SIMD32<UInt8>.self)
+                let b = s + 2 * pair
+                partials[8 * b + i] = multiplyAddPairs(bitAnd(packed, SIMD32(repeating: 0x0F)), x.block(start + b))
+                partials[8 * (b + 1) + i] = multiplyAddPairs(bitAnd(shiftRight(packed, 4), SIMD32(repeating: 0x0F)), x.block(start + b + 1))
+            }
+        }, reduce: { b, start in
+            let p = partials + 8 * (b - start)
+            let isum = sumLanes(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7])
+            let scales = UnsafeRawPointer(scratch.scales + 8 * (b - start)).loadUnaligned(as: SIMD8<Float>.self)
+            let offsets = UnsafeRawPointer(scratch.offsets + 8 * (b - start)).loadUnaligned(as: SIMD8<Float>.self)
+            acc.addProduct(scales * SIMD8(repeating: x.scales[b]), SIMD8<Float>(isum))
+            off.addProduct(offsets, SIMD8(repeating: x.sums[b]))
+        })
+        let result = acc + off
+        for i in 0..<min(8, matrix.rows - firstRow) { output[i] = result[i] }
+    }
+
+    /// `rows8` for Q6_K, reading memory in order as `rows8Streaming` does. The 6-bit codes
+    /// stay unsigned (0..<64) for `vpmaddubsw`, and the `- 32` of every code comes back as
+    /// `32 * sum(pairWeight * sum of 16 activation codes)` per block (the activation sums are
+    /// computed once per token, `halfSums`): the same exact integer as `rows8`'s signed codes.
+    /// Scales and the F32 order are those of `rows8`, so outputs are bit for bit the same.
+    @inline(__always)
+    static func rows8StreamingQ6K(_ matrix: MatrixView, firstRow: Int, x: QuantizedRow, halfSums: UnsafePointer<Int16>,
+                                  scratch: StreamingScratch,
+                                  output: UnsafeMutablePointer<Float>) {
+        let partials = scratch.partials.assumingMemoryBound(to: SIMD8<Int32>.self)
+        // Picks word 0 of each 32-bit lane for the low 128 bits and word 1 for the high 128 bits.
+        let pairIndex = SIMD32<UInt8>(0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3)
+        var acc = SIMD8<Float>()
+        streamSuperblocks(matrix, firstRow: firstRow, superblockBytes: 210, read: { i, start, s, blk in
+            scratch.scales[s + i] = loadHalf(blk, 208)
+            let weights = widenSigned(blk.loadUnaligned(fromByteOffset: 192, as: SIMD16<Int8>.self))
+            scratch.pairWeights.storeBytes(of: weights, as: SIMD16<Int16>.self)
+            let sums = UnsafeRawPointer(halfSums + 2 * (start + s)).loadUnaligned(as: SIMD16<Int16>.self)
+            let corrections = multiplyAddPairs(shiftLeft(weights, 5), sums)
+            for j in 0..<8 { scratch.corrections[8 * (s + j) + i] = corrections[j] }
+            for half in 0..<2 {
+                let low0 = blk.loadUnaligned(fromByteOffset: 64 * half, as: SIMD32<UInt8>.self)
+                let low1 = blk.loadUnaligned(fromByteOffset: 64 * half + 32, as: SIMD32<UInt8>.self)
+                let high = blk.loadUnaligned(fromByteOffset: 128 + 32 * half, as: SIMD32<UInt8>.self)
+                for group in 0..<4 {
+                    let sub = 4 * half + group
+                    let lowBits = bitAnd(shiftRight(group & 1 == 0 ? low0 : low1, 4 * (group >> 1)), SIMD32(repeating: 0x0F))
+                    let highBits = bitAnd(shiftLeft(shiftRight(high, 2 * group), 4), SIMD32(repeating: 0x30))
+                    let pair = UnsafeRawPointer(scratch.pairWeights).load(fromByteOffset: 4 * sub, as: UInt32.self)
+                    let pairWeights = unsafeBitCast(shuffleBytes(unsafeBitCast(SIMD8<UInt32>(repeating: pair), to: SIMD32<UInt8>.self),
+                                                                 pairIndex), to: SIMD16<Int16>.self)
+                    partials[8 * (s + sub) + i] = multiplyAddPairs(multiplyAddPairs(bitOr(lowBits, highBits), x.block(start + s + sub)),
+                                                                   pairWeights)
+                }
+            }
+        }, reduce: { b, start in
+            let p = partials + 8 * (b - start)
+            let corrections = UnsafeRawPointer(scratch.corrections + 8 * (b - start)).loadUnaligned(as: SIMD8<Int32>.self)
+            let isum = wrappingSubtract(sumLanes(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]), corrections)
+            let scales = UnsafeRawPointer(scratch.scales + (b - start) / 8 * 8).loadUnaligned(as: SIMD8<Float>.self)
+            acc.addProduct(scales * SIMD8(repeating: x.scales[b]), SIMD8<Float>(isum))
+        })
+        let result = acc + SIMD8<Float>()
+        for i in 0..<min(8, matrix.rows - firstRow) { output[i] = result[i] }
+    }
+
+    /// The memory walk of the streaming K-quant kernels: per chunk of `streamingChunkBlocks`
+    /// blocks, each of the eight rows' superblocks in order (`read(row, chunk start, block
+    /// within the chunk, superblock)`, rows past the matrix's end read its last row), then every
+    /// block of the chunk in order (`reduce(block, chunk start)`).
+    @inline(__always)
+    static func streamSuperblocks(_ matrix: MatrixView, firstRow: Int, superblockBytes: Int,
+                                  read: (_ row: Int, _ start: Int, _ block: Int, _ superblock: UnsafeRawPointer) -> Void,
+                                  reduce: (_ block: Int, _ start: Int) -> Void) {
+        let last = matrix.rows - 1
+        let blocks = matrix.columns / 32
+        var start = 0
+        while start < blocks {
+            let end = min(start + streamingChunkBlocks, blocks)
+            for i in 0..<8 {
+                let w = matrix.row(min(firstRow + i, last)) + superblockBytes * (start / 8)
+                prefetchAhead(of: w, bytes: (end - start) / 8 * superblockBytes)
+                for s in stride(from: 0, to: end - start, by: 8) { read(i, start, s, w + superblockBytes * (s / 8)) }
+            }
+            for b in start..<end { reduce(b, start) }
+            start = end
+        }
     }
 
     /// `output[t * outputStride]` for the eight tokens of `group` times row `row`.
@@ -206,40 +346,75 @@ enum TiledKernels {
                 }
             }
         }
-        // Matrix-vector rows stream from memory: prefetch the 8-row group two groups ahead,
-        // so the loads of one group overlap the math of another.
-        let rowLines = (matrix.format.rowBytes(columns: matrix.columns) + 63) / 64
-        if W.headerScales && !W.fourBitCodes && !ggmlOrder {
-            withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: 8 * streamingChunkBlocks) { partials in
-                for t in (8 * groupCount)..<tokens {
-                    let x = QuantizedRow(activations + t * rowBytes, columns: matrix.columns)
-                    var r = range.lowerBound
-                    while r < range.upperBound {
-                        rows8Streaming(W.self, matrix, firstRow: r, x: x, partials: partials.baseAddress!,
-                                       output: output + t * outputStride + r)
-                        r += 8
+        // The tokens after the last full group (a matrix-vector product; batched decoding of up
+        // to 7 sequences): rows outermost, so each 8-row group is read from memory once and
+        // stays in L1 while every token passes.
+        let first = 8 * groupCount
+        guard first < tokens else { return }
+        let columns = matrix.columns
+        if W.format == .q4_K || W.format == .q6_K {
+            withUnsafeTemporaryAllocation(byteCount: StreamingScratch.bytes(columns: columns, tokens: tokens - first), alignment: 64) { memory in
+                let scratch = StreamingScratch(memory.baseAddress!)
+                if W.format == .q6_K {
+                    for t in first..<tokens {
+                        let codes = (activations + t * rowBytes).assumingMemoryBound(to: Int8.self)
+                        let sums = scratch.halfSums + (t - first) * (columns / 16)
+                        for h in 0..<(columns / 16) {
+                            var sum: Int16 = 0
+                            for k in 0..<16 { sum &+= Int16(codes[16 * h + k]) }
+                            sums[h] = sum
+                        }
                     }
+                }
+                var r = range.lowerBound
+                while r < range.upperBound {
+                    for t in first..<tokens {
+                        let x = QuantizedRow(activations + t * rowBytes, columns: columns)
+                        if W.format == .q4_K {
+                            rows8StreamingQ4K(matrix, firstRow: r, x: x, scratch: scratch, output: output + t * outputStride + r)
+                        } else {
+                            rows8StreamingQ6K(matrix, firstRow: r, x: x, halfSums: scratch.halfSums + (t - first) * (columns / 16),
+                                              scratch: scratch, output: output + t * outputStride + r)
+                        }
+                    }
+                    r += 8
                 }
             }
             return
         }
-        for t in (8 * groupCount)..<tokens {
-            let x = QuantizedRow(activations + t * rowBytes, columns: matrix.columns)
-            var r = range.lowerBound
-            while r < range.upperBound {
-                if t == 8 * groupCount && r + 24 <= range.upperBound {
-                    for i in 16..<24 {
-                        let ahead = matrix.row(r + i)
-                        for line in 0..<rowLines { prefetch(ahead + 64 * line) }
+        if W.headerScales && !W.fourBitCodes && !ggmlOrder {
+            withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: 8 * streamingChunkBlocks) { partials in
+                var r = range.lowerBound
+                while r < range.upperBound {
+                    for t in first..<tokens {
+                        rows8Streaming(W.self, matrix, firstRow: r, x: QuantizedRow(activations + t * rowBytes, columns: columns),
+                                       partials: partials.baseAddress!, output: output + t * outputStride + r)
                     }
+                    r += 8
                 }
+            }
+            return
+        }
+        // Eight rows read side by side: prefetch the 8-row group two groups ahead, so the
+        // loads of one group overlap the math of another.
+        let rowLines = (matrix.format.rowBytes(columns: columns) + 63) / 64
+        var r = range.lowerBound
+        while r < range.upperBound {
+            if r + 24 <= range.upperBound {
+                for i in 16..<24 {
+                    let ahead = matrix.row(r + i)
+                    for line in 0..<rowLines { prefetch(ahead + 64 * line) }
+                }
+            }
+            for t in first..<tokens {
+                let x = QuantizedRow(activations + t * rowBytes, columns: columns)
                 if W.headerScales && ggmlOrder {
                     GGMLOrderKernels.rows8(W.self, matrix, firstRow: r, x: x, output: output + t * outputStride + r)
                 } else {
                     rows8(W.self, matrix, firstRow: r, x: x, output: output + t * outputStride + r)
                 }
-                r += 8
             }
+            r += 8
         }
     }
 }

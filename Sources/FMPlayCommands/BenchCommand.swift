@@ -18,7 +18,8 @@ struct BenchCommand: AsyncParsableCommand {
             all threads, spin-waiting included: the figure that holds when other processes share the cores). \
             --sequences 1,2,4,8 adds batched decoding: for each count N, N sequences (after a shared \
             8-token prompt) decode -n tokens each, one pass per sequence and token (sequential) and one \
-            pass per token for all N (batched); total tokens/s of both (JSON: batched, a list). \
+            pass per token for all N (batched); total tokens/s of both, by the clock and per CPU second \
+            (JSON: batched, a list). \
             `fmplay bench lint` measures the front end instead.
             """,
         subcommands: [BenchLintCommand.self])
@@ -147,6 +148,8 @@ struct BenchCommand: AsyncParsableCommand {
                     .object(["sequences": .int(result.sequences),
                              "sequential_tokens_per_second": .double(result.sequential),
                              "batched_tokens_per_second": .double(result.batched),
+                             "sequential_tokens_per_cpu_second": .double(result.sequentialCPU),
+                             "batched_tokens_per_cpu_second": .double(result.batchedCPU),
                              "kv_cache_bytes_per_sequence": .int(result.cacheBytesPerSequence)])
                 }),
             ]
@@ -157,8 +160,9 @@ struct BenchCommand: AsyncParsableCommand {
             if promptTokens > 0 { print(String(format: "pp%-5d %10.2f ± %.2f tok/s", promptTokens, pp.mean, pp.deviation)) }
             if generatedTokens > 0 { print(String(format: "tg%-5d %10.2f ± %.2f tok/s", generatedTokens, tg.mean, tg.deviation)) }
             for result in batched {
-                print(String(format: "batched decoding, %d sequences x %d tokens: sequential %.1f tok/s, batched %.1f tok/s (%.2fx)",
-                             result.sequences, max(generatedTokens, 1), result.sequential, result.batched, result.batched / result.sequential))
+                print(String(format: "batched decoding, %d sequences x %d tokens: sequential %.1f tok/s, batched %.1f tok/s (%.2fx); per CPU second %.1f and %.1f (%.2fx)",
+                             result.sequences, max(generatedTokens, 1), result.sequential, result.batched, result.batched / result.sequential,
+                             result.sequentialCPU, result.batchedCPU, result.batchedCPU / result.sequentialCPU))
             }
             print(String(format: "load: %.3f s  peak RSS: %.1f MiB", loadSeconds, Double(peakRSS) / 1_048_576))
         }
@@ -200,6 +204,9 @@ struct BatchedDecodingResult {
     /// Total tokens per second over all sequences, mean over the repetitions.
     let sequential: Double
     let batched: Double
+    /// The same per second of this process's CPU time (all threads), which holds on a shared machine.
+    let sequentialCPU: Double
+    let batchedCPU: Double
     let cacheBytesPerSequence: Int
 
     static func measure(model: InferenceModel, sequences: Int, tokens: Int, threads: Int?, repetitions: Int) throws -> BatchedDecodingResult {
@@ -209,32 +216,40 @@ struct BatchedDecodingResult {
         let root = model.makeSession(contextSize: contextSize, threads: threads)
         try root.prefill(prompt)
         var sequentialRates: [Double] = [], batchedRates: [Double] = []
+        var sequentialCPURates: [Double] = [], batchedCPURates: [Double] = []
         for repetition in 0...repetitions {
             // Sequential: each sequence decodes its tokens alone.
             var sessions = (0..<sequences).map { _ in root.copy() }
             var samplers = (0..<sequences).map { _ in Sampler(parameters: .greedy, vocabularySize: model.vocabularySize) }
-            var begin = ContinuousClock.now
+            var begin = ContinuousClock.now, cpuBegin = BenchCommand.processCPUSeconds()
             for (index, session) in sessions.enumerated() {
                 for _ in 0..<tokens { try session.evaluate([try session.sample(&samplers[index])]) }
             }
             let sequentialSeconds = BenchCommand.seconds(ContinuousClock.now - begin)
+            let sequentialCPUSeconds = BenchCommand.processCPUSeconds() - cpuBegin
             // Batched: one pass per step for all sequences.
             sessions = (0..<sequences).map { _ in root.copy() }
             samplers = (0..<sequences).map { _ in Sampler(parameters: .greedy, vocabularySize: model.vocabularySize) }
             begin = ContinuousClock.now
+            cpuBegin = BenchCommand.processCPUSeconds()
             for _ in 0..<tokens {
                 var next: [Int32] = []
                 for index in sessions.indices { next.append(try sessions[index].sample(&samplers[index])) }
                 try decoder.evaluate(next, in: sessions)
             }
             let batchedSeconds = BenchCommand.seconds(ContinuousClock.now - begin)
+            let batchedCPUSeconds = BenchCommand.processCPUSeconds() - cpuBegin
             if repetition > 0 {
                 sequentialRates.append(Double(sequences * tokens) / sequentialSeconds)
                 batchedRates.append(Double(sequences * tokens) / batchedSeconds)
+                sequentialCPURates.append(Double(sequences * tokens) / sequentialCPUSeconds)
+                batchedCPURates.append(Double(sequences * tokens) / batchedCPUSeconds)
             }
         }
         return BatchedDecodingResult(sequences: sequences, sequential: BenchCommand.meanAndDeviation(sequentialRates).mean,
                                      batched: BenchCommand.meanAndDeviation(batchedRates).mean,
+                                     sequentialCPU: BenchCommand.meanAndDeviation(sequentialCPURates).mean,
+                                     batchedCPU: BenchCommand.meanAndDeviation(batchedCPURates).mean,
                                      cacheBytesPerSequence: root.cacheByteCount)
     }
 }

@@ -39,7 +39,7 @@ public struct PlaygroundEvaluator: Sendable {
     public func evaluate(source: String, path: String, selection: Selection = .all,
                          onEvent: @escaping @Sendable (EvaluationEvent) -> Void = { _ in }) async -> FileResult {
         let analysis = PromptAnalyzer.analyze(source)
-        let context = EvaluationContext(file: analysis.file, configuration: configuration)
+        let context = EvaluationContext(analysis: analysis, configuration: configuration)
         var blocks: [BlockResult] = []
         for block in analysis.file.playgrounds where Self.selects(selection, block) {
             if Task.isCancelled { break }

@@ -17,7 +17,7 @@ func now() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
-struct Shape { let name: String; let rows: Int; let columns: Int; let format: QuantFormat; let perLayer: Int }
+struct Shape { let name: String; let rows: Int; let columns: Int; let format: QuantFormat; let perLayer: Double }
 
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String, _ fallback: Int) -> Int {
@@ -38,10 +38,13 @@ let shapes = gemma ? [
     // Gemma 3 270M Q4_K_M: 640-column matrices fall back to Q5_0/Q8_0 (640 is not a multiple of 256).
     Shape(name: "attn_q", rows: 1024, columns: 640, format: .q5_0, perLayer: 1),
     Shape(name: "attn_k", rows: 256, columns: 640, format: .q5_0, perLayer: 1),
-    Shape(name: "attn_v", rows: 256, columns: 640, format: .q8_0, perLayer: 1),
+    // Half the blocks store attn_v as Q5_0, half as Q8_0; ffn_down is Q4_K in half, Q6_K in the others.
+    Shape(name: "attn_v", rows: 256, columns: 640, format: .q8_0, perLayer: 0.5),
+    Shape(name: "attn_v", rows: 256, columns: 640, format: .q5_0, perLayer: 0.5),
     Shape(name: "attn_output", rows: 640, columns: 1024, format: .q4_K, perLayer: 1),
     Shape(name: "ffn_gate/ffn_up", rows: 2048, columns: 640, format: .q5_0, perLayer: 2),
-    Shape(name: "ffn_down", rows: 640, columns: 2048, format: .q6_K, perLayer: 1),
+    Shape(name: "ffn_down", rows: 640, columns: 2048, format: .q6_K, perLayer: 0.5),
+    Shape(name: "ffn_down", rows: 640, columns: 2048, format: .q4_K, perLayer: 0.5),
     Shape(name: "output (token_embd)", rows: 262144, columns: 640, format: .q8_0, perLayer: 0),
 ] : [
     Shape(name: "attn_q/attn_output", rows: 576, columns: 576, format: layerFormat, perLayer: 2),
@@ -101,10 +104,10 @@ for threads in threadCounts {
         if shape.perLayer > 0 && !skipMatmul {
             let matSeconds = measure { context.matmul(view, input: x, tokens: batch, output: &y) }
             line += String(format: "%12.2f %7.1f", matSeconds * 1e3, flopPerToken * Double(batch) / matSeconds / 1e9)
-            tokenSeconds += vecSeconds * Double(shape.perLayer * layers)
-            promptSeconds += matSeconds * Double(shape.perLayer * layers)
+            tokenSeconds += vecSeconds * shape.perLayer * Double(layers)
+            promptSeconds += matSeconds * shape.perLayer * Double(layers)
         } else if shape.perLayer > 0 {
-            tokenSeconds += vecSeconds * Double(shape.perLayer * layers)
+            tokenSeconds += vecSeconds * shape.perLayer * Double(layers)
         } else {
             tokenSeconds += vecSeconds
             promptSeconds += vecSeconds   // logits only for the last prompt token

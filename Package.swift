@@ -78,15 +78,17 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
         ]),
+        // What a run produced: results, the on-disk result cache, run-to-run comparison (no interpreter).
+        .target(name: "PlaygroundResults", dependencies: ["Evaluations", "FoundationModelsRuntime", "JSON"]),
         .target(name: "PlaygroundEvaluator", dependencies: [
-            "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface", "Evaluations",
+            "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface", "Evaluations", "PlaygroundResults",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
             .product(name: "SwiftOperators", package: "swift-syntax"),
             .product(name: "SwiftParser", package: "swift-syntax"),
         ]),
 
         // `fmplay report` / `run --format html`: one self-contained HTML page of run results.
-        .target(name: "Report", dependencies: ["JSON", "Evaluations", "PlaygroundEvaluator"]),
+        .target(name: "Report", dependencies: ["JSON", "Evaluations", "PlaygroundResults"]),
 
         // The editor features (hover, completion, signature help, definition, symbols, code lenses,
         // quick fixes) over the analysis, protocol-free: UTF-8 offsets in, plain Swift values out.
@@ -97,7 +99,7 @@ let package = Package(
 
         // Only this layer knows LSP: it translates the IDE layer's results.
         .target(name: "LanguageServer", dependencies: [
-            "JSON", "Schema", "Surface", "PromptLanguage", "IDE", "PlaygroundEvaluator", "FoundationModelsRuntime", "Report",
+            "JSON", "Schema", "Surface", "PromptLanguage", "IDE", "PlaygroundEvaluator", "PlaygroundResults", "FoundationModelsRuntime", "Report",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -105,7 +107,7 @@ let package = Package(
 
         .target(name: "FMPlayCommands", dependencies: [
             "JSON", "Schema", "PromptLanguage", "GGUF", "Tokenizer", "Inference", "Guidance",
-            "FoundationModelsRuntime", "EmbeddedModel", "Evaluations", "ServerModel", "PlaygroundEvaluator", "LanguageServer", "Report",
+            "FoundationModelsRuntime", "EmbeddedModel", "Evaluations", "ServerModel", "PlaygroundEvaluator", "PlaygroundResults", "LanguageServer", "Report",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "fmplay", dependencies: ["FMPlayCommands"]),
@@ -122,15 +124,15 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["GGUF", "Tokenizer", "Kernels", "Inference", "JSON"], exclude: ["Reference"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Schema", "JSON", "GGUF", "Tokenizer", "Inference", "FoundationModelsRuntime", "EmbeddedModel", "PromptLanguage", "PlaygroundEvaluator"]),
         .testTarget(name: "RuntimeTests", dependencies: ["FoundationModelsRuntime", "EmbeddedModel", "Inference", "Schema", "JSON"]),
-        .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface", "Inference"],
+        .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PlaygroundResults", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface", "Inference"],
                     exclude: ["Differential", "RealWorld"]),
         .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations", "FoundationModelsRuntime", "JSON"]),
         .testTarget(name: "IDETests", dependencies: ["IDE", "PromptLanguage", "Surface"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON", "PromptLanguage", "PlaygroundEvaluator"]),
+        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "JSON", "PromptLanguage", "PlaygroundEvaluator", "PlaygroundResults"]),
         .testTarget(name: "CLITests", dependencies: ["JSON"]),
-        .testTarget(name: "ReportTests", dependencies: ["Report", "PlaygroundEvaluator", "Evaluations", "FoundationModelsRuntime", "JSON"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "PlaygroundResults", "Evaluations", "FoundationModelsRuntime", "JSON"]),
         .testTarget(name: "ServerModelTests", dependencies: [
-            "ServerModel", "FoundationModelsRuntime", "JSON", "Schema", "PlaygroundEvaluator", "Inference",
+            "ServerModel", "FoundationModelsRuntime", "JSON", "Schema", "PlaygroundEvaluator", "PlaygroundResults", "Inference",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -5,6 +5,7 @@ import GGUF
 import Inference
 import LanguageServer
 import PlaygroundEvaluator
+import PlaygroundResults
 import Tokenizer
 
 /// `fmplay lsp`: the language server over stdin/stdout.

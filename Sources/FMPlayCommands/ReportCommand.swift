@@ -33,29 +33,8 @@ public struct ReportCommand: AsyncParsableCommand {
     @Option(name: .customLong("link-base"), help: "Prefix of the file:line links (e.g. https://github.com/OWNER/REPO/blob/COMMIT/); default file:// URLs.")
     var linkBase: String?
 
-    @Option(help: "Run option: a GGUF model file; repeat to compare models side by side.")
-    var model: [String] = []
-
-    @Option(help: "Run option: run every block N times.")
-    var samples: Int?
-
-    @Option(help: "Run option: the sampling seed.")
-    var seed: UInt64?
-
-    @Option(help: "Run option: the temperature unless a file's options set one.")
-    var temperature: Double?
-
-    @Option(name: .customLong("max-tokens"), help: "Run option: the response token limit unless a file's options set one.")
-    var maxTokens: Int?
-
-    @Option(help: "Run option: seconds each block may run.")
-    var timeout: Double?
-
-    @Option(help: "Run option: run only the block with this name.")
-    var block: String?
-
-    @Flag(name: .customLong("no-cache"), help: "Run option: ignore and do not write cached results.")
-    var noCache = false
+    @OptionGroup(title: "Run options (when prompt files are given; as fmplay run takes them)")
+    var options: RunOptions
 
     public init() {}
 
@@ -68,10 +47,7 @@ public struct ReportCommand: AsyncParsableCommand {
         var input: ReportInput
         let source: String
         if jsonInputs.isEmpty {
-            let runOptions: [String?] = [samples.map { "--samples=\($0)" }, seed.map { "--seed=\($0)" }, temperature.map { "--temperature=\($0)" },
-                                         maxTokens.map { "--max-tokens=\($0)" }, timeout.map { "--timeout=\($0)" }, block.map { "--block=\($0)" },
-                                         noCache ? "--no-cache" : nil]
-            let arguments = ["run", "--format", "json"] + model.flatMap { ["--model", $0] } + runOptions.compactMap { $0 } + ["--"] + inputs
+            let arguments = ["run", "--format", "json"] + options.arguments + ["--"] + inputs
             let (status, data) = try runSelf(arguments)
             runExit = status
             do {
@@ -81,7 +57,7 @@ public struct ReportCommand: AsyncParsableCommand {
             }
             source = "fmplay run " + inputs.joined(separator: " ")
         } else {
-            if !model.isEmpty || samples != nil || seed != nil || temperature != nil || maxTokens != nil || timeout != nil || block != nil || noCache {
+            if !options.isEmpty {
                 throw usage("run options (--model, --samples, ...) apply only when prompt files are given; the JSON inputs have already run")
             }
             input = ReportInput(runs: [])

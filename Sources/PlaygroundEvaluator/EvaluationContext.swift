@@ -1,4 +1,5 @@
 import FoundationModelsRuntime
+import PlaygroundResults
 import PromptLanguage
 import Schema
 import SwiftOperators

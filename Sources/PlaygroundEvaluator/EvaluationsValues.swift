@@ -1,6 +1,7 @@
 import Evaluations
 import FoundationModelsRuntime
 import JSON
+import PlaygroundResults
 import PromptLanguage
 import SwiftSyntax
 

@@ -1,6 +1,7 @@
 import Foundation
 import FoundationModelsRuntime
 import JSON
+import PlaygroundResults
 import PromptLanguage
 import SwiftSyntax
 

@@ -2,6 +2,7 @@ import Evaluations
 import Foundation
 import FoundationModelsRuntime
 import JSON
+import PlaygroundResults
 import PromptLanguage
 
 /// Collects a block's results in order and publishes them as they happen.

@@ -94,38 +94,23 @@ struct TypeTable {
             functions[function.name.text, default: []].append(function)
             return
         }
+        // Every declaration group (struct, class, actor, enum, protocol, extension) has a member block
+        // and an inheritance clause; only the name and the kind of entry differ.
+        guard let group = decl.asProtocol(DeclGroupSyntax.self) else { return }
         let info: TypeInfo
-        let members: MemberBlockSyntax
-        let inherited: InheritanceClauseSyntax?
-        if let node = decl.as(StructDeclSyntax.self) {
-            info = entry(qualified(node.name.text), kind: .struct)
-            members = node.memberBlock
-            inherited = node.inheritanceClause
-        } else if let node = decl.as(ClassDeclSyntax.self) {
-            info = entry(qualified(node.name.text), kind: .class)
-            members = node.memberBlock
-            inherited = node.inheritanceClause
-        } else if let node = decl.as(ActorDeclSyntax.self) {
-            info = entry(qualified(node.name.text), kind: .class)
-            members = node.memberBlock
-            inherited = node.inheritanceClause
-        } else if let node = decl.as(EnumDeclSyntax.self) {
-            info = entry(qualified(node.name.text), kind: .enum)
-            members = node.memberBlock
-            inherited = node.inheritanceClause
-        } else if let node = decl.as(ProtocolDeclSyntax.self) {
-            info = entry(qualified(node.name.text), kind: .protocol)
-            members = node.memberBlock
-            inherited = node.inheritanceClause
-        } else if let node = decl.as(ExtensionDeclSyntax.self) {
+        switch group {
+        case let node as StructDeclSyntax: info = entry(qualified(node.name.text), kind: .struct)
+        case let node as ClassDeclSyntax: info = entry(qualified(node.name.text), kind: .class)
+        case let node as ActorDeclSyntax: info = entry(qualified(node.name.text), kind: .class)
+        case let node as EnumDeclSyntax: info = entry(qualified(node.name.text), kind: .enum)
+        case let node as ProtocolDeclSyntax: info = entry(qualified(node.name.text), kind: .protocol)
+        case let node as ExtensionDeclSyntax:
             let written = node.extendedType.trimmedDescription
-            let name = types[written] != nil ? written : (shortNames[written] ?? Self.builtinName(written))
-            info = entry(name, kind: .builtin)
-            members = node.memberBlock
-            inherited = node.inheritanceClause
-        } else {
-            return
+            info = entry(types[written] != nil ? written : (shortNames[written] ?? Self.builtinName(written)), kind: .builtin)
+        default: return
         }
+        let members = group.memberBlock
+        let inherited = group.inheritanceClause
         for type in inherited?.inheritedTypes ?? [] {
             let name = type.type.trimmedDescription
             if info.kind == .class, info.superclass == nil, info.conformances.isEmpty, types[name]?.kind == .class || shortNames[name].flatMap({ types[$0] })?.kind == .class {

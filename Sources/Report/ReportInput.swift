@@ -1,6 +1,6 @@
 import Foundation
 import JSON
-import PlaygroundEvaluator
+import PlaygroundResults
 
 /// What a report shows: every run (one model, one seed) with its file results, and the
 /// baseline comparison when there is one. Built from `fmplay run --format json` or from a run in memory.

@@ -1,7 +1,7 @@
 import Evaluations
 import Foundation
 import JSON
-import PlaygroundEvaluator
+import PlaygroundResults
 
 /// `fmplay report` / `fmplay run --format html`: one self-contained HTML page (inline CSS,
 /// inline SVG, a small inline script; no network) for runs, evaluations and model comparisons.

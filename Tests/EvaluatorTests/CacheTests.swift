@@ -1,5 +1,6 @@
 import FoundationModelsRuntime
 import PlaygroundEvaluator
+import PlaygroundResults
 import XCTest
 
 final class CacheTests: XCTestCase {

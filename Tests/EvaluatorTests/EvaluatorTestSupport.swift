@@ -2,6 +2,7 @@ import Foundation
 import FoundationModelsRuntime
 import JSON
 import PlaygroundEvaluator
+import PlaygroundResults
 import XCTest
 
 /// Collects evaluator events from concurrent callbacks.

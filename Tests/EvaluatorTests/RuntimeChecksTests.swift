@@ -1,5 +1,6 @@
 import FoundationModelsRuntime
 import PlaygroundEvaluator
+import PlaygroundResults
 import XCTest
 
 /// Swift's run-time checks as errors: every integer operator at its limits, every conversion,

@@ -2,6 +2,7 @@ import Foundation
 import JSON
 @testable import LanguageServer
 import PlaygroundEvaluator
+import PlaygroundResults
 import XCTest
 
 /// `fmplay.openReport`: the report of the document's last results, written to the cache directory.

@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import PlaygroundEvaluator
+import PlaygroundResults
 import PromptLanguage
 
 /// A report from a background block run to the message loop.

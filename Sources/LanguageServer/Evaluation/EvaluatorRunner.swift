@@ -2,6 +2,7 @@ import Foundation
 import FoundationModelsRuntime
 import JSON
 import PlaygroundEvaluator
+import PlaygroundResults
 import PromptLanguage
 
 /// Runs blocks with the `PlaygroundEvaluator`, sharing its on-disk result

@@ -1,5 +1,6 @@
 import JSON
 import PlaygroundEvaluator
+import PlaygroundResults
 import PromptLanguage
 
 /// What the server needs from an evaluator: run one `#Playground` block,

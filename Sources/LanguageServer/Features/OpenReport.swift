@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import PlaygroundEvaluator
+import PlaygroundResults
 import Report
 
 /// `fmplay.openReport`: writes the HTML report (the page of `fmplay report`) of the document's

@@ -1,6 +1,6 @@
 import FoundationModelsRuntime
-import SwiftSyntax
 import Surface
+import SwiftSyntax
 
 /// The 27.0 agentic entries of `Surface.table` (Table/Agentic.swift and the
 /// profile members of Table/LanguageModelSession.swift); the work is done in

@@ -68,6 +68,12 @@ public struct ToolCallRecord: Sendable, Hashable {
     public var name: String
     public var arguments: JSONValue
     public var output: String
+
+    public init(name: String, arguments: JSONValue, output: String) {
+        self.name = name
+        self.arguments = arguments
+        self.output = output
+    }
 }
 
 /// The outcome of one `#Playground` block.

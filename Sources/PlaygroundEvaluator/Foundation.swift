@@ -267,7 +267,8 @@ extension Interpreter {
         case .set(let items):
             var parts: [String] = []
             for item in items { parts.append(try await text(item, debug: true)) }
-            return "[" + parts.joined(separator: ", ") + "]"
+            // Swift prints a set like an array; inside a collection or debugPrint it is `Set([...])`.
+            return (debug ? "Set([" : "[") + parts.joined(separator: ", ") + (debug ? "])" : "]")
         case .dictionary(let pairs):
             if pairs.isEmpty { return "[:]" }
             var parts: [String] = []

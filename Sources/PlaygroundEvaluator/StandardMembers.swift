@@ -92,7 +92,7 @@ extension Interpreter {
             return elements.randomElement(using: &random) ?? .null
         case ("reversed", .array(let items)): return .array(items.reversed())
         case ("reversed", .range): return .array(try sequenceElements(base, e).reversed())
-        case ("contains", .set), ("contains", .range):
+        case ("contains", .range):
             guard let needle = try await argument(nil) else { return nil }
             if case .range(let lower, let upper, let closed) = base, case .int(let i) = needle {
                 return .bool(Arithmetic.contains(lower, upper, closed: closed, i))
@@ -101,36 +101,6 @@ extension Interpreter {
         case ("contains", .doubleRange(let lower, let upper, let closed)):
             guard let d = try await argument(nil)?.number else { return nil }
             return .bool(lower <= d && (closed ? d <= upper : d < upper))
-        case ("insert", .set(var items)):
-            guard let value = try await argument(nil) else { return nil }
-            let inserted = !items.contains { Value.equal($0, value) }
-            if inserted { items.append(value) }
-            try await assign(to: baseExpr, .set(items))
-            return .tuple([(label: "inserted", value: .bool(inserted)), (label: "memberAfterInsert", value: value)])
-        case ("remove", .set(var items)):
-            guard let value = try await argument(nil) else { return nil }
-            guard let index = items.firstIndex(where: { Value.equal($0, value) }) else { return .null }
-            items.remove(at: index)
-            try await assign(to: baseExpr, .set(items))
-            return value
-        case ("union", .set(let items)), ("intersection", .set(let items)), ("subtracting", .set(let items)),
-             ("symmetricDifference", .set(let items)), ("isSubset", .set(let items)), ("isSuperset", .set(let items)),
-             ("isDisjoint", .set(let items)), ("formUnion", .set(let items)):
-            guard let other = try await args().first?.value else { return nil }
-            let others = try sequenceElements(other, e)
-            let inOther = { (v: Value) in others.contains { Value.equal($0, v) } }
-            switch name {
-            case "union": return .set(unique(items + others))
-            case "formUnion":
-                try await assign(to: baseExpr, .set(unique(items + others)))
-                return .null
-            case "intersection": return .set(items.filter(inOther))
-            case "subtracting": return .set(items.filter { !inOther($0) })
-            case "symmetricDifference": return .set(items.filter { !inOther($0) } + unique(others).filter { o in !items.contains { Value.equal($0, o) } })
-            case "isSubset": return .bool(items.allSatisfy(inOther))
-            case "isSuperset": return .bool(others.allSatisfy { o in items.contains { Value.equal($0, o) } })
-            default: return .bool(!items.contains(where: inOther))
-            }
         case ("updateValue", .dictionary(var pairs)):
             let all = try await args()
             guard let value = all.first?.value, let key = all.first(where: { $0.label == "forKey" })?.value else { return nil }
@@ -167,38 +137,6 @@ extension Interpreter {
         case ("split", .array(let items)):
             guard let separator = try await argument("separator") else { return nil }
             return .array(items.split { Value.equal($0, separator) }.map { .array(Array($0)) })
-        case ("timeIntervalSince", .date(let seconds)):
-            guard case .date(let other)? = try await argument(nil) else { throw error("timeIntervalSince needs a Date", e) }
-            return .double(seconds - other)
-        case ("addingTimeInterval", .date(let seconds)):
-            guard let interval = try await argument(nil)?.number else { throw error("addingTimeInterval needs seconds", e) }
-            return .date(seconds + interval)
-        case ("formatted", .date(let seconds)): return .string(Self.dateText(seconds, format: "M/d/yyyy, h:mm a"))
-        case ("encode", .object(let box)) where box.type == "JSONEncoder":
-            guard let value = try await argument(nil) else { throw error("encode needs a value", e) }
-            var options: [String] = []
-            switch box.field("outputFormatting") {
-            case .array(let items)?:
-                for item in items { if case .enumCase(_, let n, _) = item { options.append(n) } }
-            case .enumCase(_, let n, _)?: options.append(n)
-            default: break
-            }
-            let json = try await jsonValue(value, sortedKeys: options.contains("sortedKeys"), at: e)
-            var textValue = json.serialized(pretty: options.contains("prettyPrinted"))
-            if options.contains("prettyPrinted") { textValue = textValue.replacingOccurrences(of: "\": ", with: "\" : ") }
-            return .data(Array(textValue.utf8))
-        case ("decode", .object(let box)) where box.type == "JSONDecoder":
-            let all = try await args()
-            guard all.count == 2, case .type(let typeName) = all[0].value, case .data(let bytes) = all[1].value else {
-                throw error("decode needs a type and data: decoder.decode(T.self, from: data)", e)
-            }
-            let json: JSONValue
-            do { json = try JSONValue.parse(bytes) } catch { throw ThrownValue(value: .string("DecodingError: \(error)")) }
-            return try await decode(json, as: typeName, path: [], at: e)
-        case ("string", .object(let box)) where box.type == "DateFormatter" || box.type == "ISO8601DateFormatter":
-            guard case .date(let seconds)? = try await argument("from") else { throw error("string(from:) needs a Date", e) }
-            if box.type == "ISO8601DateFormatter" { return .string(Self.dateText(seconds, format: "yyyy-MM-dd'T'HH:mm:ss'Z'")) }
-            return .string(Self.dateText(seconds, format: box.field("dateFormat")?.stringValue ?? ""))
         default:
             return nil
         }
@@ -226,7 +164,7 @@ extension Interpreter {
         return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 
-    /// Properties of built-in values (strings and characters, numbers, dates, UUIDs, ranges, sets).
+    /// Properties of built-in values (strings and characters, numbers, ranges).
     func builtinMember(_ name: String, of base: Value) -> Value? {
         switch (name, base) {
         case ("isLetter", .string(let s)): return .bool(s.first?.isLetter ?? false)
@@ -244,8 +182,6 @@ extension Interpreter {
         case ("magnitude", .int(let i)): return .int(i.magnitude > UInt(Int.max) ? Int.max : Int(i.magnitude))
         case ("isNaN", .double(let d)): return .bool(d.isNaN)
         case ("isFinite", .double(let d)): return .bool(d.isFinite)
-        case ("timeIntervalSince1970", .date(let seconds)): return .double(seconds)
-        case ("uuidString", .uuid(let s)): return .string(s)
         case ("lowerBound", .range(let lower, _, _)): return .int(lower)
         case ("upperBound", .range(_, let upper, _)): return .int(upper)
         case ("count", .range(let lower, let upper, let closed)):
@@ -253,9 +189,6 @@ extension Interpreter {
         case ("isEmpty", .range(let lower, let upper, let closed)): return .bool(!closed && upper == lower)
         case ("lowerBound", .doubleRange(let lower, _, _)): return .double(lower)
         case ("upperBound", .doubleRange(_, let upper, _)): return .double(upper)
-        case ("count", .set(let items)): return .int(items.count)
-        case ("isEmpty", .set(let items)): return .bool(items.isEmpty)
-        case ("first", .set(let items)): return items.first ?? .null
         case ("indices", .array(let items)): return .range(lower: 0, upper: items.count, closed: false)
         case ("indices", .string(let s)): return .range(lower: 0, upper: s.count, closed: false)
         case ("lazy", _): return base
@@ -273,9 +206,6 @@ extension Interpreter {
         case ("Double", "pi"), ("Float", "pi"), ("CGFloat", "pi"): return .double(Double.pi)
         case ("Double", "infinity"): return .double(Double.infinity)
         case ("Double", "greatestFiniteMagnitude"): return .double(Double.greatestFiniteMagnitude)
-        case ("Date", "now"): return .date(Self.fixedNow)
-        case ("Date", "distantPast"): return .date(-62_135_769_600)
-        case ("Date", "distantFuture"): return .date(64_092_211_200)
         case ("Int", "random"), ("Double", "random"), ("Bool", "random"), ("Float", "random"):
             guard let e else { return nil }
             let args = try await callArguments(e)

@@ -186,7 +186,7 @@ extension Value {
         case .skills(let object): return object.description
         case .function: return "(Function)"
         case .object(let box): return box.type
-        case .set(let items): return "Set([" + items.map(\.debugDescription).joined(separator: ", ") + "])"
+        case .set(let items): return "[" + items.map(\.debugDescription).joined(separator: ", ") + "]"
         case .doubleRange(let lower, let upper, let closed): return "\(Value.format(lower))\(closed ? "..." : "..<")\(Value.format(upper))"
         case .date(let seconds): return Value.formatDate(seconds)
         case .uuid(let text): return text
@@ -198,6 +198,7 @@ extension Value {
         switch self {
         case .string(let s): return Value.quoted(s)
         case .content(let c): return c.stringValue.map(Value.quoted) ?? c.jsonString
+        case .set(let items): return "Set([" + items.map(\.debugDescription).joined(separator: ", ") + "])"  // as Swift's debugDescription
         default: return description
         }
     }

@@ -389,6 +389,7 @@ public final class SurfaceInference: @unchecked Sendable {
         guard var type = result else { return nil }
         if type.hasSuffix("?") { type.removeLast() }
         if type.hasPrefix("[") { return type.contains(":") && !type.hasPrefix("[(") ? .instance("Dictionary") : .instance("Array") }
+        if let open = type.firstIndex(of: "<"), type.hasSuffix(">") { type = String(type[..<open]) }  // Set<Element> is Set
         return table.canonicalName(type).map(InferredType.instance)
     }
 
@@ -424,6 +425,11 @@ public final class SurfaceInference: @unchecked Sendable {
         if let optional = type.as(OptionalTypeSyntax.self) { return annotatedType(optional.wrappedType) }
         if type.is(ArrayTypeSyntax.self) { return .instance("Array") }
         if type.is(DictionaryTypeSyntax.self) { return .instance("Dictionary") }
+        // `Set<String>`, `Array<Int>`: the table describes the generic type once, whatever its arguments.
+        if let generic = type.as(IdentifierTypeSyntax.self), generic.genericArgumentClause != nil {
+            if file.resolveType(generic.name.text, in: nil) != nil { return nil }
+            return table.canonicalName(generic.name.text).map(InferredType.instance)
+        }
         let text = type.trimmedText
         if file.resolveType(text, in: nil) != nil { return nil }
         return table.canonicalName(text).map(InferredType.instance)

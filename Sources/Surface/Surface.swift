@@ -3,7 +3,7 @@
 /// the same id in `PlaygroundEvaluator/Builtins/` (see ARCHITECTURE.md).
 public enum Surface {
     public static let table = SurfaceTable(
-        types: swiftTypes + systemLanguageModelTypes + sessionTypes + optionsTypes + contentTypes + agenticTypes + evaluationsTypes,
+        types: swiftTypes + foundationTypes + systemLanguageModelTypes + sessionTypes + optionsTypes + contentTypes + agenticTypes + evaluationsTypes,
         functions: functions,
         modules: modules,
         aliases: [

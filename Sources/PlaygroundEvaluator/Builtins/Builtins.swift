@@ -34,7 +34,7 @@ enum Builtins {
     static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
         for group in [swiftBuiltins, systemLanguageModelBuiltins, serverModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins,
-                      agenticBuiltins, skillsBuiltins, evaluationsBuiltins, standardLibraryBuiltins] {
+                      agenticBuiltins, skillsBuiltins, evaluationsBuiltins, standardLibraryBuiltins, foundationBuiltins] {
             all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
         }
         return all
@@ -179,6 +179,10 @@ extension Value {
         case .error: "Error"
         case .skills(let object): object.typeName
         case .structure(let type, _): Surface.table.canonicalName(type)
+        case .set: "Set"
+        case .date: "Date"
+        case .uuid: "UUID"
+        case .object(let box) where Builtins.foundationObjectTypes.contains(box.type): box.type
         default: nil
         }
     }

@@ -271,6 +271,14 @@ extension Interpreter {
     // MARK: Methods
 
     func method(_ name: String, of base: Value, baseExpr: ExprSyntax, _ e: FunctionCallExprSyntax) async throws -> Value {
+        if context.surface.isOptional(baseExpr) {
+            // `optional.map { }`: Optional's own members (the front end knows the receiver is `T?`), through the table.
+            let resolution = Surface.table.resolveCall(type: "Optional", name: name, labels: e.arguments.map { $0.label?.text },
+                                                       trailingClosure: e.trailingClosure != nil, isStatic: false)
+            if let value = try await runResolved(resolution, name: name, typeName: "Optional", base: base, baseExpr: baseExpr, e, isStatic: false) {
+                return value
+            }
+        }
         if isProfileValue(base), let result = try await profileMethod(name, of: base, e) { return result }
         if let value = try await evaluationsMethod(name, of: base, e) { return value }
         if case .type(let typeName) = base, let value = try await builtinStatic(name, of: typeName, e) { return value }
@@ -314,6 +322,17 @@ extension Interpreter {
         if let value = try await surfaceMethod(name, of: base, baseExpr: baseExpr, e) { return value }
         if let value = try await builtinMethod(name, of: base, baseExpr: baseExpr, e) { return value }
         throw error("'\(name)(...)' is not available on \(base.typeDescription) values in prompt files", e)
+    }
+
+    /// `Optional.map`/`flatMap`: nil stays nil, a value goes through the closure. Values carry no
+    /// Optional wrapper, so both return the closure's result.
+    func optionalMap(_ base: Value, _ e: FunctionCallExprSyntax) async throws -> Value {
+        let args = try await callArguments(e)
+        guard args.count == 1, case .function(let function) = args[0].value else {
+            throw error("Optional.\(e.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? "map") needs one closure", e)
+        }
+        if base.isNull { return .null }
+        return try await call(function, [base], at: Syntax(e))
     }
 
     /// The count argument of `prefix`/`suffix`/`dropFirst`/`dropLast`: an Int, never negative.

@@ -69,9 +69,12 @@ final class EvaluationContext: @unchecked Sendable {
     private(set) var testEvaluations: [Int: (ExprSyntax, FunctionCallExprSyntax)] = [:]
     /// Functions and types with their methods, initializers and extensions.
     let types: TypeTable
+    /// The front end's types of names and expressions (which values are optionals).
+    let surface: SurfaceInference
 
-    init(file: PromptFile, configuration: EvaluationConfiguration) {
-        self.file = file
+    init(analysis: PromptAnalysis, configuration: EvaluationConfiguration) {
+        self.file = analysis.file
+        self.surface = analysis.surface
         self.configuration = configuration
         let folded = OperatorTable.standardOperators.foldAll(file.syntax) { _ in }
         types = TypeTable(folded.as(SourceFileSyntax.self) ?? file.syntax)

@@ -42,7 +42,7 @@ public struct PlaygroundEvaluator: Sendable {
     /// once however many blocks run over it.
     public func evaluate(analysis: PromptAnalysis, path: String, selection: Selection = .all,
                          onEvent: @escaping @Sendable (EvaluationEvent) -> Void = { _ in }) async -> FileResult {
-        let context = EvaluationContext(file: analysis.file, configuration: configuration)
+        let context = EvaluationContext(analysis: analysis, configuration: configuration)
         var blocks: [BlockResult] = []
         for block in analysis.file.playgrounds where Self.selects(selection, block) {
             if Task.isCancelled { break }

@@ -37,7 +37,8 @@ public enum InferredType: Equatable, Sendable {
 
 /// Every name bound in the file, with the expression or annotation it was bound to.
 final class BindingCollector: SyntaxVisitor {
-    enum Source { case expression(ExprSyntax), annotation(TypeSyntax), unknown }
+    /// `unwrapped` is `if let x = optional`: x has the optional's wrapped type.
+    enum Source { case expression(ExprSyntax), unwrapped(ExprSyntax), annotation(TypeSyntax), unknown }
     let file: PromptFile
     var bindings: [String: [Source]] = [:]
     var imports: [ImportDeclSyntax] = []
@@ -104,7 +105,7 @@ final class BindingCollector: SyntaxVisitor {
     override func visit(_ node: OptionalBindingConditionSyntax) -> SyntaxVisitorContinueKind {
         if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
             // `if let x = optional` binds the unwrapped value: the same type as the optional's table type.
-            bindings[name, default: []].append(node.initializer.map { .expression($0.value) } ?? .unknown)
+            bindings[name, default: []].append(node.initializer.map { .unwrapped($0.value) } ?? .unknown)
         }
         return .visitChildren
     }
@@ -165,7 +166,9 @@ private final class SurfaceVisitor {
         // Callees are checked with their labels in check(FunctionCallExprSyntax).
         if let call = node.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == node.id { return }
         let name = node.declName.baseName.text
-        guard name != "self", let base = node.base, let baseType = inference.type(of: base) else { return }
+        guard name != "self", let base = node.base, var baseType = inference.type(of: base) else { return }
+        // `optional.map`, `optional.flatMap`: members of Optional itself, not of the wrapped type.
+        if inference.isOptional(base) { baseType = .instance("Optional") }
         switch baseType {
         case .instance(let type):
             if case .unknownMember(let suggestion) = table.resolveValue(type: type, name: name, isStatic: false), !hasDynamicMembers(type) {
@@ -198,7 +201,7 @@ private final class SurfaceVisitor {
         } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base {
             let name = member.declName.baseName.text
             calleeName = member.declName.baseName
-            switch inference.type(of: base) {
+            switch inference.isOptional(base) ? .instance("Optional") : inference.type(of: base) {
             case .instance(let type)?:
                 typeName = type
                 isStatic = false
@@ -385,6 +388,40 @@ public final class SurfaceInference: @unchecked Sendable {
     }
 
     /// A table result type as an inferred instance: `T?` as `T`, `[T]` as Array; nil when not a table type.
+    /// Whether an expression's value is an Optional, so that `value.name` names a member of Optional
+    /// (`map`, `flatMap`...) rather than of the wrapped type: a name annotated `T?` (and not rebound
+    /// by `if let`), a table member or method whose result is `T?`, `dictionary[key]`. `x?.name` and `x!.name` unwrap.
+    public func isOptional(_ expression: ExprSyntax) -> Bool {
+        if let inner = expression.as(TryExprSyntax.self) { return isOptional(inner.expression) }
+        if let inner = expression.as(AwaitExprSyntax.self) { return isOptional(inner.expression) }
+        if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
+            return isOptional(only.expression)
+        }
+        if let reference = expression.as(DeclReferenceExprSyntax.self) {
+            guard let sources = bindings[reference.baseName.text], !sources.isEmpty else { return false }
+            return sources.allSatisfy { source in
+                switch source {
+                case .annotation(let type): type.is(OptionalTypeSyntax.self)
+                case .expression(let value): value.id != expression.id && isOptional(value)
+                case .unwrapped, .unknown: false
+                }
+            }
+        }
+        if let subscriptCall = expression.as(SubscriptCallExprSyntax.self) {  // `dictionary[key]` is `Value?`
+            return !subscriptCall.arguments.contains { $0.label != nil } && type(of: subscriptCall.calledExpression) == .instance("Dictionary")
+        }
+        let member: MemberAccessExprSyntax?
+        let call = expression.as(FunctionCallExprSyntax.self)
+        if let call { member = call.calledExpression.as(MemberAccessExprSyntax.self) } else { member = expression.as(MemberAccessExprSyntax.self) }
+        guard let member, let base = member.base, !isOptional(base), case .instance(let type)? = self.type(of: base) else { return false }
+        let name = member.declName.baseName.text
+        let resolution = call.map {
+            table.resolveCall(type: type, name: name, labels: $0.arguments.map { $0.label?.text }, trailingClosure: $0.trailingClosure != nil, isStatic: false)
+        } ?? table.resolveValue(type: type, name: name, isStatic: false)
+        guard case .found(let entry) = resolution else { return false }
+        return entry.result?.hasSuffix("?") == true
+    }
+
     func instanceType(_ result: String?) -> InferredType? {
         guard var type = result else { return nil }
         if type.hasSuffix("?") { type.removeLast() }
@@ -404,7 +441,7 @@ public final class SurfaceInference: @unchecked Sendable {
             for (index, binding) in sources.enumerated() {
                 let bound: InferredType?
                 switch binding {
-                case .expression(let value): bound = type(of: value)
+                case .expression(let value), .unwrapped(let value): bound = type(of: value)
                 case .annotation(let annotation): bound = annotatedType(annotation)
                 case .unknown: bound = nil
                 }

@@ -34,7 +34,7 @@ enum Builtins {
     static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
         for group in [swiftBuiltins, systemLanguageModelBuiltins, serverModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins,
-                      agenticBuiltins, skillsBuiltins, evaluationsBuiltins, standardLibraryBuiltins, foundationBuiltins] {
+                      agenticBuiltins, skillsBuiltins, evaluationsBuiltins, standardLibraryBuiltins, foundationBuiltins, optionalBuiltins] {
             all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
         }
         return all
@@ -131,7 +131,7 @@ extension Interpreter {
         return try await runResolved(resolution, name: name, typeName: "", base: .null, baseExpr: nil, e, isStatic: true)
     }
 
-    private func runResolved(_ resolution: SurfaceTable.Resolution, name: String, typeName: String, base: Value, baseExpr: ExprSyntax?,
+    func runResolved(_ resolution: SurfaceTable.Resolution, name: String, typeName: String, base: Value, baseExpr: ExprSyntax?,
                              _ e: FunctionCallExprSyntax, isStatic: Bool) async throws -> Value? {
         switch resolution {
         case .found(let entry):

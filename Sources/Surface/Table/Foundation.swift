@@ -3,6 +3,11 @@
 /// its id (`PlaygroundEvaluator/Builtins/FoundationTypes.swift`).
 extension Surface {
     static let foundationTypes: [SurfaceType] = [
+        SurfaceType(.enum, "Optional", .swift, module: "Swift",
+                    "A value or nil (`T?`). `x?.member` and `if let` reach the wrapped value; `x.member` names Optional's own members.", [
+            MemberSpec("func map(_: (Wrapped) -> Any) -> Any?", "The closure's result for the wrapped value, or nil when there is none."),
+            MemberSpec("func flatMap(_: (Wrapped) -> Any?) -> Any?", "The closure's optional result for the wrapped value, or nil when there is none."),
+        ]),
         SurfaceType(.struct, "Set", .swift, module: "Swift", "An unordered collection of unique elements (fmplay keeps insertion order, so runs repeat).", [
             MemberSpec("init()", "An empty set."),
             MemberSpec("init(_: Any)", "The unique elements of an array, a range or a string's characters."),

@@ -37,7 +37,7 @@ public final class BatchDecoder: @unchecked Sendable {
         (kernels.ggmlOrder, kernels.avx512Order) = numerics.kernelOrder
         scratch = ForwardScratch(configuration: model.configuration, maxBatch: self.maxSequences,
                                  contextCapacity: self.contextSize, ropeTables: model.transformer.ropeSettings.count,
-                                 threads: pool.threadCount)
+                                 threads: pool.threadCount, logitRows: self.maxSequences, vocabularySize: model.vocabularySize)
     }
 
     /// Appends `tokens[i]` to `sessions[i]` for every `i` in one forward pass and computes

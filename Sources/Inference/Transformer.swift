@@ -23,9 +23,14 @@ final class ForwardScratch {
     /// Per score slot, `HalfAttention` scratch for one KV head's query group.
     let halfAttentionScratch: UnsafeMutableRawPointer
     let halfAttentionSlotBytes: Int
+    /// `[logitRows][vocabulary]`: the output layer's results when a pass computes logits for several
+    /// rows (batched decoding), before they are copied to each sequence; nil when `logitRows` is 1.
+    let batchLogits: UnsafeMutablePointer<Float>?
+    let logitRows: Int
     private let all: [UnsafeMutablePointer<Float>]
 
-    init(configuration c: ModelConfiguration, maxBatch: Int, contextCapacity: Int, ropeTables: Int, threads: Int) {
+    init(configuration c: ModelConfiguration, maxBatch: Int, contextCapacity: Int, ropeTables: Int, threads: Int,
+         logitRows: Int = 1, vocabularySize: Int = 0) {
         self.maxBatch = maxBatch
         func buffer(_ count: Int) -> UnsafeMutablePointer<Float> {
             let pointer = UnsafeMutablePointer<Float>.allocate(capacity: max(count, 1))
@@ -46,7 +51,9 @@ final class ForwardScratch {
         scores = buffer(scoreSlots * contextCapacity * (c.headCount / c.headCountKV))
         ropeCos = buffer(ropeTables * maxBatch * c.ropeDimensions / 2)
         ropeSin = buffer(ropeTables * maxBatch * c.ropeDimensions / 2)
-        all = [hidden, normed, query, key, value, attention, projected, gate, up, scores, ropeCos, ropeSin]
+        self.logitRows = max(1, min(logitRows, maxBatch))
+        batchLogits = self.logitRows > 1 ? buffer(self.logitRows * vocabularySize) : nil
+        all = [hidden, normed, query, key, value, attention, projected, gate, up, scores, ropeCos, ropeSin] + (batchLogits.map { [$0] } ?? [])
         halfAttentionSlotBytes = (HalfAttention.scratchBytes(heads: c.headCount / c.headCountKV, headDimension: c.headDimension) + 63) / 64 * 64
         halfAttentionScratch = .allocate(byteCount: scoreSlots * halfAttentionSlotBytes, alignment: 64)
     }
@@ -174,6 +181,20 @@ struct Transformer: @unchecked Sendable {
         }
         rows.append(tokens)
 
+        if logits.count > 1, let batchLogits = s.batchLogits, logits.count <= s.logitRows {
+            // Several sequences' logits: one product reads the output matrix once for all of them
+            // (each row's result is the one a single-row product gives, bit for bit).
+            for (index, (row, _)) in logits.enumerated() {
+                VectorOps.rmsNorm(s.hidden + row * embedding, weight: weights.outputNorm, epsilon: c.normEpsilon,
+                                  into: s.normed + index * embedding, count: embedding)
+            }
+            let vocabulary = weights.output.view.rows
+            kernels.multiply(weights.output, input: s.normed, output: batchLogits, batch: logits.count)
+            for (index, (_, destination)) in logits.enumerated() {
+                destination.update(from: batchLogits + index * vocabulary, count: vocabulary)
+            }
+            return
+        }
         for (row, destination) in logits {
             VectorOps.rmsNorm(s.hidden + row * embedding, weight: weights.outputNorm, epsilon: c.normEpsilon, into: s.normed, count: embedding)
             kernels.multiply(weights.output, input: s.normed, output: destination, batch: 1)

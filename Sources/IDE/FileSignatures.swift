@@ -109,22 +109,8 @@ struct FileSignatures {
             return SignatureForm(head: head, texts: texts, parameters: surface, tail: tail, documentation: documentation)
         }
 
-        /// The qualified name of the type (or extension) a declaration is a member of.
-        /// A function inside a body is local (no owner) unless `throughBodies` (the type a call is written in).
         static func ownerName(of node: Syntax, throughBodies: Bool = false) -> String? {
-            var names: [String] = []
-            var current = node.parent
-            while let parent = current {
-                if let decl = parent.as(StructDeclSyntax.self) { names.append(decl.name.text) }
-                else if let decl = parent.as(ClassDeclSyntax.self) { names.append(decl.name.text) }
-                else if let decl = parent.as(EnumDeclSyntax.self) { names.append(decl.name.text) }
-                else if let decl = parent.as(ActorDeclSyntax.self) { names.append(decl.name.text) }
-                else if let decl = parent.as(ProtocolDeclSyntax.self) { names.append(decl.name.text) }
-                else if let decl = parent.as(ExtensionDeclSyntax.self) { names.append(decl.extendedType.trimmedDescription) }
-                else if !throughBodies, parent.is(CodeBlockSyntax.self) || parent.is(ClosureExprSyntax.self) { break }
-                current = parent.parent
-            }
-            return names.isEmpty ? nil : names.reversed().joined(separator: ".")
+            DeclarationScope.ownerName(of: node, throughBodies: throughBodies)
         }
 
         static func isStatic(_ modifiers: DeclModifierListSyntax) -> Bool {

@@ -37,7 +37,7 @@ extension SurfaceInference {
                 guard parameter.ellipsis == nil, !parameter.type.is(AttributedTypeSyntax.self), let body, !Self.binds(name, in: body) else {
                     return .unknown
                 }
-                return .typed(parameter.type, scope: Self.enclosingTypeName(of: current))
+                return .typed(parameter.type, scope: DeclarationScope.ownerName(of: current, throughBodies: true))
             }
             node = current.parent
         }
@@ -141,8 +141,13 @@ extension SurfaceInference {
         return finder.found
     }
 
-    /// `Outer.Inner` for a node inside the declarations of Inner (or an extension of it).
-    static func enclosingTypeName(of node: Syntax) -> String? {
+}
+
+/// Where a declaration sits among the file's types.
+public enum DeclarationScope {
+    /// The qualified name of the type (or extension) a declaration is a member of.
+    /// A function inside a body is local (no owner) unless `throughBodies` (the type a call is written in).
+    public static func ownerName(of node: Syntax, throughBodies: Bool = false) -> String? {
         var names: [String] = []
         var current = node.parent
         while let parent = current {
@@ -150,7 +155,9 @@ extension SurfaceInference {
             else if let decl = parent.as(ClassDeclSyntax.self) { names.append(decl.name.text) }
             else if let decl = parent.as(EnumDeclSyntax.self) { names.append(decl.name.text) }
             else if let decl = parent.as(ActorDeclSyntax.self) { names.append(decl.name.text) }
+            else if let decl = parent.as(ProtocolDeclSyntax.self) { names.append(decl.name.text) }
             else if let decl = parent.as(ExtensionDeclSyntax.self) { names.append(decl.extendedType.trimmedDescription) }
+            else if !throughBodies, parent.is(CodeBlockSyntax.self) || parent.is(ClosureExprSyntax.self) { break }
             current = parent.parent
         }
         return names.isEmpty ? nil : names.reversed().joined(separator: ".")

@@ -42,9 +42,9 @@ struct LintCommand: AsyncParsableCommand {
                 problems.append(problem)
             case .success(let loaded):
                 let start = clock.now
-                let analysis = PromptAnalyzer.analyze(loaded.text)
+                let analysed = AnalysedPromptFile(loaded)
                 analysisTime += clock.now - start
-                files.append(LintReport.FileResult(path: path, source: analysis.file.source, diagnostics: analysis.diagnostics))
+                files.append(LintReport.FileResult(path: path, source: analysed.analysis.file.source, diagnostics: analysed.analysis.diagnostics))
             }
         }
         files.sort { $0.path < $1.path }

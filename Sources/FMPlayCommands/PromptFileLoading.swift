@@ -7,6 +7,19 @@ struct LoadedPromptFile {
     var text: String
 }
 
+/// A prompt file read and analysed: the one load-and-analyse step `fmplay lint` and `fmplay run`
+/// share. Everything that runs over the file (every block, model and seed of a run) uses this one
+/// analysis; nothing parses the text again.
+struct AnalysedPromptFile: Sendable {
+    var path: String
+    var analysis: PromptAnalysis
+
+    init(_ loaded: LoadedPromptFile) {
+        path = loaded.path
+        analysis = PromptAnalyzer.analyze(loaded.text)
+    }
+}
+
 /// A problem with an input path (missing, unreadable, binary, too large,
 /// not UTF-8, no prompt files): reported, counted, and the other inputs
 /// are still linted. Exit code 2.
@@ -72,6 +85,11 @@ enum PromptFileLoading {
             }
         }
         return result.sorted()
+    }
+
+    /// `load`, then the analysis.
+    static func loadAndAnalyse(_ path: String) -> Result<AnalysedPromptFile, InputProblem> {
+        load(path).map(AnalysedPromptFile.init)
     }
 
     static func load(_ path: String) -> Result<LoadedPromptFile, InputProblem> {

@@ -113,6 +113,8 @@ public struct RunCommand: AsyncParsableCommand {
         do { serverModel = try ServerModelFactory.make(url: server) } catch { throw usage("\(error)") }
 
         let selection: PlaygroundEvaluator.Selection = block.map { .named($0) } ?? line.map { .line($0) } ?? .all
+        // Each file is read and analysed once; every model, seed and block below runs over that analysis.
+        let inputs = files.map { path in PromptFileLoading.loadAndAnalyse(path).mapError { RunInputError(problem: $0) } }
         let printer = RunPrinter(format: format, isTerminal: isatty(STDOUT_FILENO) == 1 && format == .text, verbose: verbose)
         let seeds = RunSampling.seeds(base: seed, count: samples)
         let several = models.count > 1 || seeds.count > 1
@@ -129,9 +131,9 @@ public struct RunCommand: AsyncParsableCommand {
                 let evaluator = PlaygroundEvaluator(configuration: configuration)
                 let results: [FileResult]
                 if jobs > 1 {
-                    results = await RunScheduler(evaluator: evaluator, selection: selection, jobs: jobs).run(files: files, printer: printer)
+                    results = await RunScheduler(evaluator: evaluator, selection: selection, jobs: jobs).run(inputs, printer: printer)
                 } else {
-                    results = await runInOrder(files, evaluator: evaluator, selection: selection, printer: printer)
+                    results = await runInOrder(inputs, evaluator: evaluator, selection: selection, printer: printer)
                 }
                 runs.append(RunSampling.Run(model: label, seed: runSeed, files: results))
             }
@@ -161,19 +163,18 @@ public struct RunCommand: AsyncParsableCommand {
     }
 
     /// One block after the other, printing as results arrive.
-    private func runInOrder(_ files: [String], evaluator: PlaygroundEvaluator, selection: PlaygroundEvaluator.Selection,
-                            printer: RunPrinter) async -> [FileResult] {
+    private func runInOrder(_ inputs: [Result<AnalysedPromptFile, RunInputError>], evaluator: PlaygroundEvaluator,
+                            selection: PlaygroundEvaluator.Selection, printer: RunPrinter) async -> [FileResult] {
         var results: [FileResult] = []
-        for path in files {
-            guard let data = FileManager.default.contents(atPath: path), let source = String(data: data, encoding: .utf8) else {
-                let result = FileResult(path: path, blocks: [], error: "cannot read \(path) as UTF-8 text")
-                printer.fileFailed(result)
-                results.append(result)
-                continue
+        for input in inputs {
+            switch input {
+            case .failure(let error):
+                printer.fileFailed(error.result)
+                results.append(error.result)
+            case .success(let file):
+                printer.fileStarted(file.path, source: file.analysis.file.source)
+                results.append(await evaluator.evaluate(analysis: file.analysis, path: file.path, selection: selection) { printer.handle($0) })
             }
-            printer.fileStarted(path, source: source)
-            let result = await evaluator.evaluate(source: source, path: path, selection: selection) { event in printer.handle(event) }
-            results.append(result)
         }
         return results
     }
@@ -186,6 +187,15 @@ public struct RunCommand: AsyncParsableCommand {
     func usage(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data("fmplay run: \(message)\n".utf8))
         return ExitCode(2)
+    }
+}
+
+/// A file `fmplay run` could not read (missing, binary, not UTF-8, too large): reported as that file's result.
+struct RunInputError: Error {
+    var problem: InputProblem
+
+    var result: FileResult {
+        FileResult(path: problem.path, blocks: [], error: (problem.position.map { "line \($0.line), column \($0.column): " } ?? "") + problem.message)
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import JSON
 import PlaygroundEvaluator
 import PlaygroundResults
+import PromptLanguage
 import Report
 
 /// Writes `fmplay run` output in the chosen format. Text on a terminal streams
@@ -11,7 +12,7 @@ final class RunPrinter: @unchecked Sendable {
     let format: RunCommand.Format
     let isTerminal: Bool
     private let lock = NSLock()
-    private var lines: [String] = []
+    private var source = SourceText("")
     private var progressShown = false
     /// When the current call's first snapshot arrived (for tokens per second).
     private var progressStart: (line: Int, column: Int, iteration: Int, time: ContinuousClock.Instant)?
@@ -32,9 +33,9 @@ final class RunPrinter: @unchecked Sendable {
         if progressShown { write("\r\u{1B}[K"); progressShown = false }
     }
 
-    func fileStarted(_ path: String, source: String) {
+    func fileStarted(_ path: String, source: SourceText) {
         lock.lock(); defer { lock.unlock() }
-        lines = source.components(separatedBy: "\n")
+        self.source = source
         if format == .text { write((isTerminal ? "\u{1B}[1m\(path)\u{1B}[0m" : path) + "\n") }
     }
 
@@ -83,7 +84,7 @@ final class RunPrinter: @unchecked Sendable {
 
     /// A result under its source line: `  14 | code` then `     → value  [stats]`.
     func render(_ result: EvaluationResult) -> String {
-        let source = result.line - 1 < lines.count ? lines[result.line - 1].trimmingCharacters(in: .whitespaces) : ""
+        let source = source.lineText(result.line).trimmingCharacters(in: .whitespaces)
         let number = String(result.line).leftPadded(to: 4)
         var out = "  \(number) | \(source)\n"
         let prefix = "       " + (result.iteration > 0 || result.kind != .print ? "[\(result.iteration)] " : "")

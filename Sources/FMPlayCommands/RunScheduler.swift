@@ -1,6 +1,7 @@
 import Foundation
 import PlaygroundEvaluator
 import PlaygroundResults
+import PromptLanguage
 
 /// `fmplay run --jobs N`: runs up to N blocks at once (blocks are
 /// independent: each evaluates the file's declarations afresh) and prints
@@ -14,9 +15,7 @@ struct RunScheduler {
 
     private struct Item: Sendable {
         var file: Int
-        var path: String
         var index: Int
-        var source: String
     }
 
     private struct Finished: Sendable {
@@ -37,21 +36,23 @@ struct RunScheduler {
         var all: [EvaluationEvent] { lock.lock(); defer { lock.unlock() }; return events }
     }
 
-    func run(files: [String], printer: RunPrinter) async -> [FileResult] {
-        var sources: [String?] = []
+    /// Runs the selected blocks of the files read and analysed by the caller (each file's one analysis
+    /// is shared by all of its blocks).
+    func run(_ inputs: [Result<AnalysedPromptFile, RunInputError>], printer: RunPrinter) async -> [FileResult] {
         var items: [Item] = []
-        for (fileIndex, path) in files.enumerated() {
-            guard let data = FileManager.default.contents(atPath: path), let source = String(data: data, encoding: .utf8) else {
-                sources.append(nil)
-                continue
-            }
-            sources.append(source)
-            for index in PlaygroundEvaluator.blockIndices(source: source, selection: selection) {
-                items.append(Item(file: fileIndex, path: path, index: index, source: source))
+        for (fileIndex, input) in inputs.enumerated() {
+            guard case .success(let file) = input else { continue }
+            for index in PlaygroundEvaluator.blockIndices(analysis: file.analysis, selection: selection) {
+                items.append(Item(file: fileIndex, index: index))
             }
         }
 
-        var results = files.enumerated().map { FileResult(path: $1, blocks: [], error: sources[$0] == nil ? "cannot read \($1) as UTF-8 text" : nil) }
+        var results = inputs.map { input in
+            switch input {
+            case .success(let file): FileResult(path: file.path, blocks: [])
+            case .failure(let error): error.result
+            }
+        }
         var finished: [Int: Finished] = [:]
         var nextToPrint = 0
         var nextFileToStart = 0
@@ -59,11 +60,10 @@ struct RunScheduler {
 
         /// Announces files up to `file` (and reports unreadable or empty ones) in order.
         func startFiles(through file: Int) {
-            while nextFileToStart <= file, nextFileToStart < files.count {
-                if let source = sources[nextFileToStart] {
-                    printer.fileStarted(files[nextFileToStart], source: source)
-                } else {
-                    printer.fileFailed(results[nextFileToStart])
+            while nextFileToStart <= file, nextFileToStart < inputs.count {
+                switch inputs[nextFileToStart] {
+                case .success(let input): printer.fileStarted(input.path, source: input.analysis.file.source)
+                case .failure: printer.fileFailed(results[nextFileToStart])
                 }
                 nextFileToStart += 1
             }
@@ -83,11 +83,12 @@ struct RunScheduler {
             func startNext() {
                 guard started < items.count else { return }
                 let item = items[started]
+                guard case .success(let file) = inputs[item.file] else { return }
                 let position = started
                 started += 1
                 group.addTask {
                     let buffer = EventBuffer()
-                    let result = await evaluator.evaluate(source: item.source, path: item.path, selection: .index(item.index)) { buffer.append($0) }
+                    let result = await evaluator.evaluate(analysis: file.analysis, path: file.path, selection: .index(item.index)) { buffer.append($0) }
                     return Finished(item: position, events: buffer.all, blocks: result.blocks)
                 }
             }
@@ -98,7 +99,7 @@ struct RunScheduler {
                 if !Task.isCancelled { startNext() }
             }
         }
-        startFiles(through: files.count - 1)
+        startFiles(through: inputs.count - 1)
         return results
     }
 }

@@ -432,8 +432,7 @@ extension Interpreter {
         }
         if let comment = e.arguments.dropFirst().first?.expression, let text = try await evaluate(comment).stringValue { message += ": " + text }
         if e.macroName.text == "require" { throw InterpreterError(message: message, offsets: e.positionAfterSkippingLeadingTrivia.utf8Offset..<e.endPositionBeforeTrailingTrivia.utf8Offset) }
-        let place = site(e)
-        recorder.recordError(line: place.line, column: place.column, endLine: place.endLine, endColumn: place.endColumn, message: message)
+        recorder.recordError(site(e), message: message)
         return .null
     }
 }

@@ -149,9 +149,7 @@ final class Interpreter: @unchecked Sendable {
     }
 
     func site(_ node: some SyntaxProtocol) -> CallSite {
-        let start = file.source.position(at: node.positionAfterSkippingLeadingTrivia.utf8Offset)
-        let end = file.source.position(at: node.endPositionBeforeTrailingTrivia.utf8Offset)
-        return CallSite(offset: start.offset, line: start.line, column: start.column, endLine: end.line, endColumn: end.column)
+        CallSite(file.source.range(node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset))
     }
 
     // MARK: Statements

@@ -8,12 +8,13 @@ import SwiftSyntax
 /// Runs the `#Playground` blocks of prompt files and records their results.
 ///
 /// Invariants:
-/// - Blocks run in source order, each in its own environment (the file's
-///   top-level constants are evaluated afresh for every block).
+/// - Blocks run in source order, each in its own environment (the top-level
+///   constants the block uses are evaluated afresh for every block, in source order).
+/// - A block's run reads only its `BlockContent`: its text and the declarations it uses.
 /// - A block with an error diagnostic in it, or in a declaration it uses, is
 ///   not run: its result lists the diagnostics.
-/// - Results are cached by content: the block's source, the declarations it
-///   uses (transitively), the model identity, the option overrides and the seed.
+/// - Results are cached by content: the block's fingerprint (`BlockContent`: its source and the
+///   declarations it uses, transitively), the model identity, the option overrides and the seed.
 public struct PlaygroundEvaluator: Sendable {
     public enum Selection: Sendable, Hashable {
         case all
@@ -25,20 +26,22 @@ public struct PlaygroundEvaluator: Sendable {
         case index(Int)
     }
 
-    /// The indices of the blocks `selection` picks in `source`, in order.
-    public static func blockIndices(source: String, selection: Selection) -> [Int] {
-        PromptAnalyzer.analyze(source).file.playgrounds.filter { selects(selection, $0) }.map(\.index)
+    /// The indices of the blocks `selection` picks in an analysed file, in order.
+    public static func blockIndices(analysis: PromptAnalysis, selection: Selection) -> [Int] {
+        analysis.file.playgrounds.filter { selects(selection, $0) }.map(\.index)
     }
 
     public var configuration: EvaluationConfiguration
-    /// Bumped whenever evaluation semantics change, so old cache entries are ignored.
-    static let cacheVersion = "fmplay-results-7"
+    /// Bumped whenever evaluation semantics or the cached form change, so old cache entries are ignored.
+    static let cacheVersion = "fmplay-results-8"
 
     public init(configuration: EvaluationConfiguration) { self.configuration = configuration }
 
-    public func evaluate(source: String, path: String, selection: Selection = .all,
+    /// Runs the selected blocks of an analysed file: the one entry point. `fmplay run`, `fmplay lsp`'s
+    /// runner and its worker hand in the analysis they already have, so a text is parsed and checked
+    /// once however many blocks run over it.
+    public func evaluate(analysis: PromptAnalysis, path: String, selection: Selection = .all,
                          onEvent: @escaping @Sendable (EvaluationEvent) -> Void = { _ in }) async -> FileResult {
-        let analysis = PromptAnalyzer.analyze(source)
         let context = EvaluationContext(analysis: analysis, configuration: configuration)
         var blocks: [BlockResult] = []
         for block in analysis.file.playgrounds where Self.selects(selection, block) {
@@ -46,6 +49,12 @@ public struct PlaygroundEvaluator: Sendable {
             blocks.append(await run(block, analysis: analysis, context: context, path: path, onEvent: onEvent))
         }
         return FileResult(path: path, blocks: blocks, error: nil)
+    }
+
+    /// `evaluate(analysis:...)` of a text not analysed yet (tests and one-off callers).
+    public func evaluate(source: String, path: String, selection: Selection = .all,
+                         onEvent: @escaping @Sendable (EvaluationEvent) -> Void = { _ in }) async -> FileResult {
+        await evaluate(analysis: PromptAnalyzer.analyze(source), path: path, selection: selection, onEvent: onEvent)
     }
 
     static func selects(_ selection: Selection, _ block: PlaygroundBlock) -> Bool {
@@ -62,16 +71,15 @@ public struct PlaygroundEvaluator: Sendable {
     func run(_ block: PlaygroundBlock, analysis: PromptAnalysis, context: EvaluationContext, path: String,
              onEvent: @escaping @Sendable (EvaluationEvent) -> Void) async -> BlockResult {
         let file = analysis.file
-        let dependencies = Self.dependencies(of: block, in: file)
+        let content = BlockContent(block: block, in: file)
         var result = BlockResult(name: block.name, displayName: block.displayName, index: block.index, line: block.range.start.line,
                                  status: .ok, error: nil, results: [], cached: false, duration: 0)
         onEvent(.blockStarted(path: path, block: block.displayName, line: result.line))
         let recorder = ResultRecorder(path: path, block: block.displayName, onEvent: onEvent)
 
         // Diagnostics first: nothing runs when the block or what it uses is wrong.
-        let ranges: [PromptLanguage.SourceRange] = [block.range] + dependencies.map { $0.range }
         var problems = analysis.diagnostics.filter { diagnostic in
-            diagnostic.severity == .error && ranges.contains { $0.contains(diagnostic.range.start.offset) }
+            diagnostic.severity == .error && content.covers(diagnostic.range.start.offset)
         }.map { (range: $0.range, message: "\($0.code.rawValue): \($0.message)") }
         if let body = context.body(of: block) {
             problems += UnsupportedSyntax.find(in: body, source: file.source)
@@ -79,10 +87,7 @@ public struct PlaygroundEvaluator: Sendable {
             problems.append((block.range, "the #Playground block has no body"))
         }
         if !problems.isEmpty {
-            for problem in problems {
-                recorder.recordError(line: problem.range.start.line, column: problem.range.start.column, endLine: problem.range.end.line,
-                                     endColumn: problem.range.end.column, message: problem.message)
-            }
+            for problem in problems { recorder.recordError(problem.range, message: problem.message) }
             result.status = .error
             let first = problems[0]
             result.error = "\(path):\(first.range.start.line):\(first.range.start.column): \(first.message)"
@@ -92,8 +97,8 @@ public struct PlaygroundEvaluator: Sendable {
             return result
         }
 
-        let key = cacheKey(block, dependencies: dependencies, file: file)
-        if let cache = configuration.cache, let cached = cache.load(key) {
+        let key = cacheKey(content)
+        if let cache = configuration.cache, let cached = cache.load(key).flatMap({ Self.placed($0, content: content, source: file.source) }) {
             for item in cached { onEvent(.result(path: path, block: block.displayName, result: item)) }
             result.results = cached
             result.cached = true
@@ -108,14 +113,16 @@ public struct PlaygroundEvaluator: Sendable {
         let start = ContinuousClock.now
         let interpreter = Interpreter(context: context, recorder: recorder)
         let trait = context.testEvaluation(of: block)
-        let outcome = await runWithTimeout { try await interpreter.runBlock(context.body(of: block)!, evaluates: trait) }
+        let variables = context.topLevelVariables.filter { content.covers($0.positionAfterSkippingLeadingTrivia.utf8Offset) }
+        let outcome = await runWithTimeout {
+            try await interpreter.runBlock(context.body(of: block)!, variables: variables, evaluates: trait)
+        }
         result.duration = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
             + Double((ContinuousClock.now - start).components.seconds)
         var cacheable = true
         if let failure = outcome {
             let (range, message) = describe(failure, interpreter: interpreter, source: file.source)
-            recorder.recordError(line: range.start.line, column: range.start.column, endLine: range.end.line,
-                                 endColumn: range.end.column, message: message, stopReason: Self.stopReason(of: failure))
+            recorder.recordError(range, message: message, stopReason: Self.stopReason(of: failure))
             result.status = .error
             result.error = "\(path):\(range.start.line):\(range.start.column): \(message)"
             cacheable = !(failure is CancellationError || failure is TimeoutError || (failure as? InterpreterError)?.isLimit == true
@@ -128,7 +135,9 @@ public struct PlaygroundEvaluator: Sendable {
         // What the server said about itself (availability, quota) holds only now.
         if interpreter.readsServerState { cacheable = false }
         result.results = recorder.results
-        if cacheable { configuration.cache?.store(key, results: result.results) }
+        if cacheable, let cache = configuration.cache, let stored = Self.stored(result.results, content: content) {
+            cache.store(key, results: stored)
+        }
         onEvent(.blockFinished(path: path, block: result))
         return result
     }
@@ -184,37 +193,45 @@ public struct PlaygroundEvaluator: Sendable {
 
     // MARK: Cache keys
 
-    /// The declarations a block uses, transitively, in source order.
-    static func dependencies(of block: PlaygroundBlock, in file: PromptFile) -> [(name: String, range: PromptLanguage.SourceRange)] {
-        var declarations: [String: [PromptLanguage.SourceRange]] = [:]
-        for type in file.types where type.parent == nil { declarations[type.name, default: []].append(type.range) }
-        for type in file.types where type.parent != nil { declarations[type.name, default: []].append(type.range) }
-        for constant in file.constants { declarations[constant.name, default: []].append(constant.range) }
-        var used: [(name: String, range: PromptLanguage.SourceRange)] = []
-        var seen = Set<String>()
-        var pending = identifiers(in: file.source.slice(block.range.offsets))
-        while let name = pending.popLast() {
-            guard !seen.contains(name), let ranges = declarations[name] else { continue }
-            seen.insert(name)
-            for range in ranges {
-                used.append((name, range))
-                pending += identifiers(in: file.source.slice(range.offsets))
-            }
-        }
-        return used.sorted { $0.range.start.offset < $1.range.start.offset }
+    /// The disk cache key: the block's content fingerprint (`BlockContent`) under this
+    /// evaluator's cache version and configuration identity.
+    func cacheKey(_ content: BlockContent) -> String {
+        SHA256.hex(Self.cacheVersion + "\n" + configuration.identity + "\n" + content.material)
     }
 
-    static func identifiers(in text: String) -> [String] {
-        text.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init).filter { $0.first?.isNumber == false }
+    /// Results as the cache keeps them: ranges in content coordinates. Nil (do not cache) when a
+    /// result lies outside the block and its declarations: it depends on text the key does not hold.
+    static func stored(_ results: [EvaluationResult], content: BlockContent) -> [EvaluationResult]? {
+        var stored: [EvaluationResult] = []
+        for var result in results {
+            guard let offsets = result.offsets, let relative = content.contentOffsets(of: offsets) else { return nil }
+            result.offsets = relative
+            stored.append(result)
+        }
+        return stored
     }
 
-    func cacheKey(_ block: PlaygroundBlock, dependencies: [(name: String, range: PromptLanguage.SourceRange)], file: PromptFile) -> String {
-        var material = Self.cacheVersion + "\n" + configuration.identity + "\n" + file.source.slice(block.range.offsets)
-        var included = Set<Int>()
-        for dependency in dependencies where included.insert(dependency.range.start.offset).inserted {
-            material += "\n\u{1}" + file.source.slice(dependency.range.offsets)
+    /// Cached results placed at the block's current position (the block and its declarations
+    /// may have moved since they were stored); nil when an entry does not fit the content.
+    static func placed(_ cached: [EvaluationResult], content: BlockContent, source: SourceText) -> [EvaluationResult]? {
+        var placed: [EvaluationResult] = []
+        for var result in cached {
+            guard let relative = result.offsets, let offsets = content.offsets(ofContent: relative) else { return nil }
+            result.place(source.range(offsets))
+            placed.append(result)
         }
-        return SHA256.hex(material)
+        return placed
+    }
+}
+
+extension EvaluationResult {
+    /// Sets the range, as UTF-8 offsets and as lines and columns of the same table.
+    mutating func place(_ range: PromptLanguage.SourceRange) {
+        offsets = range.offsets
+        line = range.start.line
+        column = range.start.column
+        endLine = range.end.line
+        endColumn = range.end.column
     }
 }
 
@@ -222,9 +239,10 @@ extension Interpreter {
     /// The byte range of the statement being executed (where uncaught errors are reported).
     var currentStatement: Range<Int> { currentStatementRange }
 
-    /// Evaluates the file's top-level constants, then the block body.
-    func runBlock(_ body: CodeBlockItemListSyntax, evaluates: (ExprSyntax, FunctionCallExprSyntax)? = nil) async throws {
-        for variable in context.topLevelVariables {
+    /// Evaluates the given top-level constants (those the block uses), then the block body.
+    func runBlock(_ body: CodeBlockItemListSyntax, variables: [VariableDeclSyntax],
+                  evaluates: (ExprSyntax, FunctionCallExprSyntax)? = nil) async throws {
+        for variable in variables {
             currentStatementRange = variable.positionAfterSkippingLeadingTrivia.utf8Offset..<variable.endPositionBeforeTrailingTrivia.utf8Offset
             try await declare(variable)
         }

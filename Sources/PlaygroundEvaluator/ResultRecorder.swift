@@ -3,6 +3,7 @@ import Foundation
 import FoundationModelsRuntime
 import JSON
 import PlaygroundResults
+import PromptLanguage
 
 /// Collects a block's results in order and publishes them as they happen.
 final class ResultRecorder: @unchecked Sendable {
@@ -27,7 +28,9 @@ final class ResultRecorder: @unchecked Sendable {
         return count
     }
 
-    private func append(_ result: EvaluationResult) {
+    private func append(_ result: EvaluationResult, at site: CallSite) {
+        var result = result
+        result.offsets = site.offsets
         lock.lock()
         results.append(result)
         lock.unlock()
@@ -41,14 +44,15 @@ final class ResultRecorder: @unchecked Sendable {
         default: content = value.jsonValue
         }
         append(EvaluationResult(kind: .print, line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn,
-                                iteration: iteration(site, consume: true), content: content, text: text))
+                                iteration: iteration(site, consume: true), content: content, text: text), at: site)
     }
 
     func publishSnapshot(_ site: CallSite, kind: EvaluationResult.Kind, typeName: String?, value: Value, tokens: Int) {
-        let result = EvaluationResult(kind: kind, line: site.line, column: site.column, endLine: site.endLine,
+        var result = EvaluationResult(kind: kind, line: site.line, column: site.column, endLine: site.endLine,
                                       endColumn: site.endColumn, iteration: iteration(site, consume: false), typeName: typeName,
                                       content: value.jsonValue, text: value.description,
                                       usage: Usage(responseTokens: tokens))
+        result.offsets = site.offsets
         onEvent(.snapshot(path: path, block: block, result: result))
     }
 
@@ -66,7 +70,7 @@ final class ResultRecorder: @unchecked Sendable {
         result.lifecycle = lifecycle.map(\.description)
         result.renderedPrompt = statistics.renderedPrompt
         result.stopReason = statistics.stopReason?.rawValue
-        append(result)
+        append(result, at: site)
     }
 
     /// The report of one `run()` of an evaluation: its text is the summary table.
@@ -75,13 +79,17 @@ final class ResultRecorder: @unchecked Sendable {
                                       endColumn: site.endColumn, iteration: iteration(site, consume: true),
                                       content: report.passRate.map(JSONValue.double) ?? .null, text: report.text)
         result.evaluation = report
-        append(result)
+        append(result, at: site)
     }
 
-    func recordError(line: Int, column: Int, endLine: Int, endColumn: Int, message: String, stopReason: String? = nil) {
-        var result = EvaluationResult(kind: .error, line: line, column: column, endLine: endLine, endColumn: endColumn,
+    func recordError(_ range: PromptLanguage.SourceRange, message: String, stopReason: String? = nil) {
+        recordError(CallSite(range), message: message, stopReason: stopReason)
+    }
+
+    func recordError(_ site: CallSite, message: String, stopReason: String? = nil) {
+        var result = EvaluationResult(kind: .error, line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn,
                                       content: .string(message), text: message)
         result.stopReason = stopReason
-        append(result)
+        append(result, at: site)
     }
 }

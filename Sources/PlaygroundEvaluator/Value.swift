@@ -1,5 +1,6 @@
 import FoundationModelsRuntime
 import JSON
+import PromptLanguage
 import Schema
 import SwiftSyntax
 
@@ -115,11 +116,22 @@ struct ErrorValue: @unchecked Sendable {
 
 /// Where a model call was written, for recording its result.
 struct CallSite: Sendable, Hashable {
-    var offset: Int
+    /// UTF-8 offsets of the node, and the same range as 1-based lines and UTF-8 columns.
+    var offsets: Range<Int>
     var line: Int
     var column: Int
     var endLine: Int
     var endColumn: Int
+
+    var offset: Int { offsets.lowerBound }
+
+    init(_ range: PromptLanguage.SourceRange) {
+        offsets = range.offsets
+        line = range.start.line
+        column = range.start.column
+        endLine = range.end.line
+        endColumn = range.end.column
+    }
 }
 
 extension Value {

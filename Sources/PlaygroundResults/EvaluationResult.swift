@@ -12,6 +12,10 @@ public struct EvaluationResult: Sendable, Hashable {
     public var column: Int
     public var endLine: Int
     public var endColumn: Int
+    /// The same range as UTF-8 offsets in the evaluated text: set for every result the evaluator
+    /// records (the language server places results by it); not part of the JSON form, so nil for
+    /// results read back from `fmplay run --format json`.
+    public var offsets: Range<Int>?
     /// How many results this source location recorded before this one in the block (loop iteration).
     public var iteration: Int
     /// The Generable type's name, or nil for text.

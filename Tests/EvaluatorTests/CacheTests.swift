@@ -29,6 +29,58 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(model.receivedRequests.count, 1, "the cached run makes no model calls")
     }
 
+    /// Cached results are placed where the block and the declarations they came from are now:
+    /// text added above them (an unused constant) or between them keeps the key, and the results'
+    /// lines and UTF-8 offsets are those of a fresh run of the moved text.
+    func testCachedResultsFollowTheBlockAndItsDeclarations() async throws {
+        let cache = ResultCache(directory: try temporaryDirectory())
+        let original = """
+            func greet(_ name: String) {
+                print("hello \\(name)")
+            }
+
+            #Playground {
+                greet("Ada")
+                print("done")
+            }
+            """
+        let cold = await evaluate(original, cache: cache)
+        XCTAssertEqual(cold.blocks.map(\.cached), [false])
+        let moved = "let unused = 1\n\n" + original.replacingOccurrences(of: "}\n\n#Playground", with: "}\n\nlet alsoUnused = 2\n\n#Playground")
+        let warm = await evaluate(moved, cache: cache)
+        let fresh = await evaluate(moved)
+        XCTAssertEqual(warm.blocks.map(\.cached), [true])
+        XCTAssertEqual(warm.blocks[0].results, fresh.blocks[0].results)
+        XCTAssertEqual(warm.blocks[0].results.map(\.line), [4, 11])
+        let bytes = Array(moved.utf8)
+        XCTAssertEqual(warm.blocks[0].results.compactMap(\.offsets).map { String(decoding: bytes[$0], as: UTF8.self) },
+                       ["print(\"hello \\(name)\")", "print(\"done\")"])
+        // The function the block calls is part of its content: editing it runs the block again.
+        let edited = await evaluate(moved.replacingOccurrences(of: "hello", with: "hi"), cache: cache)
+        XCTAssertEqual(edited.blocks.map(\.cached), [false])
+        XCTAssertEqual(prints(edited), ["hi Ada", "done"])
+    }
+
+    /// A block's run reads only its content: a top-level constant it does not use is not evaluated
+    /// (as Swift initializes globals lazily), so that constant's failure is not the block's.
+    func testUnusedTopLevelConstantsAreNotEvaluated() async {
+        let source = """
+            let broken = [1][3]
+            let used = "fine"
+
+            #Playground {
+                print(used)
+            }
+
+            #Playground {
+                print(broken)
+            }
+            """
+        let result = await evaluate(source)
+        XCTAssertEqual(result.blocks.map(\.status), [.ok, .error])
+        XCTAssertEqual(prints(result), ["fine"])
+    }
+
     /// An entry is verified before use: a tampered result (valid JSON, wrong digest), an entry copied
     /// under another key, or garbage is ignored, and the run rewrites it.
     func testTamperedEntriesAreIgnoredAndRewritten() async throws {

@@ -36,16 +36,16 @@ public struct EvaluatorRunner: PlaygroundRunner {
             return BlockOutcome(error: "\(error)", errorRange: head)
         }
         if request.ignoreCache { configuration.cache = nil }  // an explicit run generates again
-        let source = request.analysis.file.source
         let evaluator = PlaygroundEvaluator(configuration: configuration)
         let tokens = TokenTally()
-        let file = await evaluator.evaluate(source: source.text, path: "", selection: .line(request.block.range.start.line)) { event in
+        // The request's analysis is the one the server made of this document version: evaluated as it is.
+        let file = await evaluator.evaluate(analysis: request.analysis, path: "", selection: .index(request.block.index)) { event in
             switch event {
             case .snapshot(_, _, let result):
-                report(.result(Self.convert(result, source: source, isComplete: false)))
+                report(.result(Self.convert(result, fallback: head, isComplete: false)))
                 if let count = tokens.update(result) { report(.tokens(count)) }
             case .result(_, _, let result):
-                report(.result(Self.convert(result, source: source, isComplete: true)))
+                report(.result(Self.convert(result, fallback: head, isComplete: true)))
                 if let count = tokens.finish(result) { report(.tokens(count)) }
             case .blockStarted, .blockFinished:
                 break
@@ -56,7 +56,7 @@ public struct EvaluatorRunner: PlaygroundRunner {
         }
         guard block.status == .error else { return BlockOutcome(fromCache: block.cached) }
         let failure = block.results.last { $0.kind == .error }
-        let range = failure.map { Self.offsets($0, source: source) } ?? head
+        let range = failure?.offsets ?? head
         return BlockOutcome(error: failure?.text ?? Self.withoutLocation(block.error ?? "failed"), errorRange: range, fromCache: block.cached)
     }
 
@@ -85,13 +85,9 @@ public struct EvaluatorRunner: PlaygroundRunner {
         }
     }
 
-    static func offsets(_ result: EvaluationResult, source: SourceText) -> Swift.Range<Int> {
-        let start = source.offset(line: result.line, column: result.column)
-        let end = source.offset(line: result.endLine, column: result.endColumn)
-        return start..<max(start, end)
-    }
-
-    static func convert(_ result: EvaluationResult, source: SourceText, isComplete: Bool) -> CallResult {
+    /// A result as the server shows it; its range is the UTF-8 offsets the evaluator recorded
+    /// (every recorded result has them; `fallback`, the block's head, only guards the type's optional).
+    static func convert(_ result: EvaluationResult, fallback: Swift.Range<Int>, isComplete: Bool) -> CallResult {
         let kind: CallResult.Kind = switch result.kind {
         case .response: .response
         case .stream: .stream
@@ -100,7 +96,7 @@ public struct EvaluatorRunner: PlaygroundRunner {
         case .evaluation: .evaluation
         }
         var call = CallResult(
-            range: offsets(result, source: source), iteration: result.iteration, kind: kind, typeName: result.typeName,
+            range: result.offsets ?? fallback, iteration: result.iteration, kind: kind, typeName: result.typeName,
             content: result.kind == .error || result.kind == .print ? .string(result.text) : result.content, isComplete: isComplete,
             promptTokens: result.usage?.promptTokens ?? 0, cachedTokens: result.usage?.cachedTokens ?? 0,
             responseTokens: result.usage?.responseTokens ?? 0, timeToFirstToken: result.timeToFirstToken,

@@ -162,6 +162,51 @@ final class EvaluationTests: XCTestCase {
         XCTAssertEqual(hints(harness).count, 2)
     }
 
+    /// One fingerprint: a block's results belong to its text and the declarations it uses. Editing a
+    /// declaration no block uses keeps every result; editing one a block uses drops that block's
+    /// results only, and only that block runs again.
+    func testEditingADeclarationInvalidatesOnlyTheBlocksThatUseIt() throws {
+        let runner = ScriptedRunner(words: 3)
+        let harness = start(runner)
+        harness.request("workspace/executeCommand", ["command": "fmplay.runAll", "arguments": [["uri": .string(sampleURI)]]])
+        harness.runEvaluations()
+        XCTAssertEqual(runner.runs.count, 2)
+        let before = hints(harness)
+        XCTAssertEqual(before.count, 2)
+
+        // `cities` is used by no block: results stay where their calls are now, nothing runs again.
+        let cities = locate("\"Kyoto\"]", in: sampleText)
+        harness.notify("textDocument/didChange", [
+            "textDocument": ["uri": .string(sampleURI), "version": 2],
+            "contentChanges": [["range": ["start": ServerHarness.position(cities.line, cities.character),
+                                          "end": ServerHarness.position(cities.line, cities.character + 8)], "text": "\"Kyoto\", \"Osaka\",\n    \"Nara\"]"]],
+        ])
+        XCTAssertEqual(hints(harness), before)
+        let calls = harness.request("textDocument/inlayHint", [
+            "textDocument": ["uri": .string(sampleURI)],
+            "range": ["start": ServerHarness.position(0, 0), "end": ServerHarness.position(999, 0)],
+        ]).arrayValue?.compactMap { $0["position"]?["line"]?.intValue } ?? []
+        let edited = sampleText.replacingOccurrences(of: "\"Kyoto\"]", with: "\"Kyoto\", \"Osaka\",\n    \"Nara\"]")
+        XCTAssertEqual(calls, [locate("session.respond(to: \"Name", in: edited).line, locate("session.respond(to: \"What", in: edited).line],
+                       "the hints moved down with their calls")
+        harness.request("workspace/executeCommand", ["command": "fmplay.runAll", "arguments": [["uri": .string(sampleURI)]]])
+        harness.runEvaluations()
+        XCTAssertEqual(runner.runs.count, 2, "no block uses cities: nothing runs again")
+
+        // `TripTitle` is used by the first block only: its results go, the second block's stay.
+        let guide = locate("A catchy title", in: edited)
+        harness.notify("textDocument/didChange", [
+            "textDocument": ["uri": .string(sampleURI), "version": 3],
+            "contentChanges": [["range": ["start": ServerHarness.position(guide.line, guide.character + 2),
+                                          "end": ServerHarness.position(guide.line, guide.character + 8)], "text": "short"]],
+        ])
+        XCTAssertEqual(hints(harness).count, 1)
+        harness.request("workspace/executeCommand", ["command": "fmplay.runAll", "arguments": [["uri": .string(sampleURI)]]])
+        harness.runEvaluations()
+        XCTAssertEqual(runner.runs.order, [0, 1, 0], "only the block using TripTitle ran again")
+        XCTAssertEqual(hints(harness).count, 2)
+    }
+
     func testAnEditToARunningBlockCancelsIt() {
         let runner = ScriptedRunner(words: 500, delay: .milliseconds(10))
         let harness = start(runner)

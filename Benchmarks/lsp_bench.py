@@ -3,7 +3,7 @@
 
 Measures (issue 5 targets):
   * diagnostics latency after an incremental didChange on a 2,000-line file (p95 < 50 ms);
-  * hover and completion latency (p95 < 20 ms);
+  * hover, completion and signature help latency (p95 < 20 ms);
   * time from didSave to the first streamed result (`fmplay/results` with a result) when the
     prompt prefix is cached (< 300 ms), when the server can evaluate (else reported as skipped);
   * resident memory over 10,000 edits (flat within 10%).
@@ -211,11 +211,15 @@ def main():
         ("hover_ms", "textDocument/hover", {"line": type_line, "character": 9}),
         ("hover_prompt_ms", "textDocument/hover", {"line": prompt_line, "character": lines[prompt_line].index("Name") + 1}),
         ("completion_ms", "textDocument/completion", {"line": type_line + 4, "character": 11}),
+        # Inside `session.respond(to: ...)`: the active overload and parameter from the surface table.
+        ("signature_help_ms", "textDocument/signatureHelp", {"line": prompt_line, "character": lines[prompt_line].index("respond(") + len("respond(")}),
     ]:
         timings = []
         for _ in range(args.samples):
             sent = time.perf_counter()
-            stamp, _ = client.request(method, {"textDocument": {"uri": uri}, "position": position})
+            stamp, reply = client.request(method, {"textDocument": {"uri": uri}, "position": position})
+            if not (reply or {}).get("result"):
+                raise SystemExit(f"{method} at {position} answered nothing: {reply}")
             timings.append((stamp - sent) * 1000)
         results[name] = {"p50": percentile(timings, 0.5), "p95": percentile(timings, 0.95)}
 
@@ -287,7 +291,7 @@ def main():
     else:
         print(f"file: {results['lines']} lines")
         print(f"load average: {results['load_average']:.2f}")
-        for key in ("diagnostics_ms", "hover_ms", "hover_prompt_ms", "completion_ms"):
+        for key in ("diagnostics_ms", "hover_ms", "hover_prompt_ms", "completion_ms", "signature_help_ms"):
             print(f"{key[:-3]}: p50 {results[key]['p50']:.1f} ms, p95 {results[key]['p95']:.1f} ms")
         print(f"server CPU per didChange (analysis + publish): {results['diagnostics_ms']['server_cpu_per_edit']:.1f} ms")
         first = results["first_hint_after_save_ms"]

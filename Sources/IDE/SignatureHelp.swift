@@ -203,7 +203,7 @@ extension IDEDocument {
     /// The table's forms of the callee (all overloads), then the file's own.
     func signatureForms(of call: FunctionCallExprSyntax) -> [SignatureForm] {
         let lookup = SurfaceLookup(file: file, inference: analysis.surface)
-        let declared = FileSignatures(file: file).forms(of: call)
+        let declared = FileSignatures.of(file).forms(of: call)
         let table = lookup.forms(of: call).compactMap(SignatureForm.init(entry:))
         // A type the file declares shadows the table's; its own forms come first.
         return declared + table

@@ -97,8 +97,12 @@ final class BindingCollector: SyntaxVisitor {
         return .visitChildren
     }
 
+    /// Function and initializer parameters are not file-wide bindings: `SurfaceInference.parameterLookup`
+    /// resolves a name inside the function to its parameter (so a parameter named `session` does not
+    /// hide the type of a `session` variable elsewhere).
     override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
-        bindings[(node.secondName ?? node.firstName).text, default: []].append(.unknown)
+        let isDeclarationParameter = node.parent?.parent?.parent.map { $0.is(FunctionSignatureSyntax.self) } ?? false
+        if !isDeclarationParameter { bindings[(node.secondName ?? node.firstName).text, default: []].append(.unknown) }
         return .visitChildren
     }
 
@@ -311,14 +315,14 @@ public final class SurfaceInference: @unchecked Sendable {
     let file: PromptFile
     /// Guards the cache (recursive: inference recurses through bindings).
     private let lock = NSRecursiveLock()
-    private let bindings: [String: [BindingCollector.Source]]
+    let bindings: [String: [BindingCollector.Source]]
     /// The nodes `SurfaceChecker` checks, collected in the same walk as the bindings.
     let imports: [ImportDeclSyntax]
     let memberAccesses: [MemberAccessExprSyntax]
     let calls: [FunctionCallExprSyntax]
     private var inferred: [String: InferredType?] = [:]
     private var resolving: Set<String> = []
-    private var table: SurfaceTable { Surface.table }
+    var table: SurfaceTable { Surface.table }
 
     public init(file: PromptFile) {
         self.file = file
@@ -349,8 +353,15 @@ public final class SurfaceInference: @unchecked Sendable {
         if expression.is(BooleanLiteralExprSyntax.self) { return .instance("Bool") }
         if expression.is(ArrayExprSyntax.self) { return .instance("Array") }
         if expression.is(DictionaryExprSyntax.self) { return .instance("Dictionary") }
-        if let reference = expression.as(DeclReferenceExprSyntax.self) { return inferName(reference.baseName.text) }
+        if let reference = expression.as(DeclReferenceExprSyntax.self) {
+            switch parameterLookup(reference) {
+            case .typed(let written, let scope): return file.resolveType(written.trimmedText, in: scope) == nil ? annotatedType(written) : nil
+            case .unknown: return nil
+            case .notAParameter: return inferName(reference.baseName.text)
+            }
+        }
         if let member = expression.as(MemberAccessExprSyntax.self) {
+            if let (type, _) = fileMemberType(member) { return type }
             guard let base = member.base, let baseType = type(of: base) else { return nil }
             let name = member.declName.baseName.text
             if name == "self" { return baseType }
@@ -398,6 +409,11 @@ public final class SurfaceInference: @unchecked Sendable {
             return isOptional(only.expression)
         }
         if let reference = expression.as(DeclReferenceExprSyntax.self) {
+            switch parameterLookup(reference) {
+            case .typed(let written, _): return written.is(OptionalTypeSyntax.self)
+            case .unknown: return false
+            case .notAParameter: break
+            }
             guard let sources = bindings[reference.baseName.text], !sources.isEmpty else { return false }
             return sources.allSatisfy { source in
                 switch source {
@@ -410,6 +426,7 @@ public final class SurfaceInference: @unchecked Sendable {
         if let subscriptCall = expression.as(SubscriptCallExprSyntax.self) {  // `dictionary[key]` is `Value?`
             return !subscriptCall.arguments.contains { $0.label != nil } && type(of: subscriptCall.calledExpression) == .instance("Dictionary")
         }
+        if let member = expression.as(MemberAccessExprSyntax.self), let (_, isOptional) = fileMemberType(member) { return isOptional }
         let member: MemberAccessExprSyntax?
         let call = expression.as(FunctionCallExprSyntax.self)
         if let call { member = call.calledExpression.as(MemberAccessExprSyntax.self) } else { member = expression.as(MemberAccessExprSyntax.self) }

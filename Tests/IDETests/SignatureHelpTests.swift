@@ -53,6 +53,21 @@ final class SignatureHelpTests: XCTestCase {
         XCTAssertEqual(active.documentation, "A session with optional tools and instructions (a string or Instructions).\nLanguageModelSession · 26.0")
     }
 
+    func testTheFilesOwnSignaturesFollowEveryNewVersion() throws {
+        // The file's signatures are cached per version (per syntax tree): an edit that renames a
+        // parameter must show the new label at once, and going back must not show the edited one.
+        let before = "func greet(name: String) -> String { name }\nlet a = greet(name: \"x\")"
+        let after = "func greet(person: String) -> String { person }\nlet a = greet(person: \"x\")"
+        for (text, label) in [(before, "greet(name: String) -> String"), (after, "greet(person: String) -> String"),
+                              (before, "greet(name: String) -> String")] {
+            let document = IDEDocument(text: text)
+            for _ in 0..<2 {
+                let help = try XCTUnwrap(document.signatureHelp(at: offset(of: "\"x", in: text)))
+                XCTAssertEqual(help.signatures.map(\.label), [label])
+            }
+        }
+    }
+
     func testHalfTypedCallsStillHelp() throws {
         for text in ["#Playground {\n    let s = LanguageModelSession(", "#Playground {\n    let o = GenerationOptions(temperature: 1, ",
                      "let o = GenerationOptions(\n"] {

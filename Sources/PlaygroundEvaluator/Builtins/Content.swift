@@ -1,5 +1,6 @@
 import FoundationModelsRuntime
 import PromptLanguage
+import Surface
 
 /// The prompt, content, schema, transcript and feedback entries of `Surface.table` (Table/Content.swift).
 extension Builtins {
@@ -53,6 +54,15 @@ extension Builtins {
         "Transcript.contains(where:)": transcriptAlgorithm,
         "Transcript.first(where:)": transcriptAlgorithm,
         "Transcript.last(where:)": transcriptAlgorithm,
+        "Transcript.reversed()": transcriptAsArray,
+        "Transcript.prefix(_:)": transcriptAsArray,
+        "Transcript.suffix(_:)": transcriptAsArray,
+        "Transcript.dropFirst(_:)": transcriptAsArray,
+        "Transcript.dropLast(_:)": transcriptAsArray,
+        "Transcript.forEach(_:)": transcriptAsArray,
+        "Transcript.allSatisfy(_:)": transcriptAsArray,
+        "Transcript.count(where:)": transcriptAsArray,
+        "Transcript.firstIndex(where:)": transcriptAsArray,
         "Transcript.description": on(transcript) { _, t, _ in .string(t.description) },
         "Transcript.enumerated()": on(transcript) { _, t, _ in
             .array(t.enumerated().map { .tuple([(label: "offset", value: .int($0.offset)), (label: "element", value: .transcriptEntry($0.element))]) })
@@ -112,6 +122,14 @@ extension Builtins {
             throw i.error("'\(c.entry.selector)' is not available on \(c.base.description.prefix(40))", c.node)
         }
         return value
+    }
+
+    /// The Array implementation of the same member, over the entries (a transcript is a collection of entries).
+    static let transcriptAsArray: Builtin = { i, c in
+        guard case .transcript(let t) = c.base, let entry = Surface.table.entry(id: "Array." + c.entry.selector) else {
+            throw i.error("'\(c.entry.selector)' is not available on \(c.base.description.prefix(40))", c.node)
+        }
+        return try await i.runBuiltin(entry, base: .array(t.map(Value.transcriptEntry)), baseExpr: c.baseExpr, call: c.call, node: c.node)
     }
 
     static let dynamicSchema: Builtin = { i, c in try i.makeDynamicSchema(try await c.arguments(i), c.callNode) }

@@ -153,7 +153,7 @@ final class EvaluationCoordinator {
             }
             let blockErrors = current.analysis.diagnostics.filter { $0.severity == .error && block.range.offsets.contains($0.range.start.offset) }
             if let first = (fileErrorsOutsideBlocks + blockErrors).first {
-                let line = current.lines.line(containing: first.range.start.offset) + 1
+                let line = current.source.line(containing: first.range.start.offset) + 1
                 records[uri, default: [:]][fingerprint] = BlockRecord(
                     status: .blocked("not run: fix the error on line \(line) first"), content: blockContents[index])
                 changedDocuments.insert(uri)

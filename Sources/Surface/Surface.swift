@@ -17,13 +17,15 @@ public enum Surface {
             "Usage": "LanguageModelSession.Usage",
             "Property": "DynamicGenerationSchema.Property",
             "AnyDynamicProfile": "LanguageModelSession.AnyDynamicProfile",
+            // A Character is a one-character String in prompt files (String lists isLetter, isNumber...).
+            "Character": "String",
         ])
 
     /// Modules a prompt file may import; any other `import` is FM311.
     static let modules: [SurfaceModule] = [
         SurfaceModule(name: "FoundationModels", documentation: "Apple's on-device language model framework (sessions, Generable, tools)."),
         SurfaceModule(name: "Playgrounds", documentation: "The #Playground macro: blocks fmplay runs and shows results for."),
-        SurfaceModule(name: "Foundation", documentation: "Strings, Data and Locale as the table lists them."),
+        SurfaceModule(name: "Foundation", documentation: "Strings, Data, Locale, Date, UUID, JSON coding and date formatting as the table lists them."),
         SurfaceModule(name: "Evaluations", documentation: "Apple's evaluation framework for model features (27.0)."),
         SurfaceModule(name: "FoundationModelsUtilities", documentation: "Apple's open-source helpers for FoundationModels 27."),
         SurfaceModule(name: "RegexBuilder", documentation: "Regex { } builders, read in @Guide(.pattern(...))."),

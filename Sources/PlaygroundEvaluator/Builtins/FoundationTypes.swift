@@ -12,7 +12,7 @@ extension Builtins {
         var all: [String: Builtin] = [:]
         for id in ["Set.init()", "Set.init(_:)", "Date.init()", "Date.init(timeIntervalSince1970:)", "Date.init(timeIntervalSinceNow:)",
                    "UUID.init()", "UUID.init(uuidString:)", "JSONEncoder.init()", "JSONDecoder.init()", "DateFormatter.init()",
-                   "ISO8601DateFormatter.init()"] {
+                   "ISO8601DateFormatter.init()", "TimeZone.init(identifier:)"] {
             all[id] = forwardInit
         }
         for name in ["sorted()", "sorted(by:)", "min()", "max()", "min(by:)", "max(by:)", "map(_:)", "compactMap(_:)", "flatMap(_:)",

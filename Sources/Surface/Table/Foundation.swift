@@ -86,6 +86,9 @@ extension Surface {
             MemberSpec("var timeZone: Any?", "Accepted; fmplay formats in UTC."),
             MemberSpec("func string(from: Date) -> String", "The date as the pattern says."),
         ]),
+        SurfaceType(.struct, "TimeZone", .swift, module: "Foundation", "A time zone, for DateFormatter.timeZone (fmplay formats dates in UTC whatever it is set to).", [
+            MemberSpec("init(identifier: String) -> TimeZone?", "The zone with this identifier, such as \"UTC\" or \"Europe/Paris\"."),
+        ]),
         SurfaceType(.class, "ISO8601DateFormatter", .swift, module: "Foundation", "Formats dates as ISO 8601 (`2026-01-01T00:00:00Z`).", [
             MemberSpec("init()", "A formatter."),
             MemberSpec("func string(from: Date) -> String", "The date as `yyyy-MM-ddTHH:mm:ssZ` (UTC)."),

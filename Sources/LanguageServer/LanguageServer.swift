@@ -398,7 +398,7 @@ public final class LanguageServer {
     func analysis(_ uri: String) throws -> DocumentAnalysis {
         var open = try openDocument(uri)
         if let analysis = open.analysis, analysis.revision == open.document.revision { return analysis }
-        if open.document.lines.bytes.count >= backgroundAnalysisThreshold {
+        if open.document.bytes.count >= backgroundAnalysisThreshold {
             analyzeInBackground(open.document)
             throw AnalysisPending(uri: uri)
         }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PromptLanguage
 
 /// The one place that converts between the layers' UTF-8 byte offsets and
@@ -73,53 +68,13 @@ public struct LSPRange: Sendable, Hashable, Codable {
     public func overlaps(_ other: LSPRange) -> Bool { start <= other.end && other.start <= end }
 }
 
-/// Line starts of a UTF-8 text, for converting offsets and positions.
-public struct LineTable: Sendable {
-    public let bytes: [UInt8]
-    /// Offset of the first byte of each line; `lineStarts[0] == 0`.
-    public let lineStarts: [Int]
-
-    public init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        // A 5 MB document is scanned on the message loop: with memchr when the text has no `\r`
-        // (the usual case), byte by byte through a buffer pointer otherwise.
-        guard bytes.withUnsafeBufferPointer({ $0.baseAddress.map { memchr($0, 0x0D, bytes.count) != nil } ?? false }) else {
-            self.lineStarts = SourceText.newlineLineStarts(bytes)
-            return
-        }
-        var starts = [0]
-        bytes.withUnsafeBufferPointer { buffer in
-            let count = buffer.count
-            var index = 0
-            while index < count {
-                let byte = buffer[index]
-                if byte == 0x0A {
-                    starts.append(index + 1)
-                } else if byte == 0x0D {
-                    if index + 1 < count, buffer[index + 1] == 0x0A { index += 1 }
-                    starts.append(index + 1)
-                }
-                index += 1
-            }
-        }
-        self.lineStarts = starts
-    }
-
-    public var lineCount: Int { lineStarts.count }
-
+/// LSP positions over the one position table (`SourceText`: lines end at `\n`, `\r\n` or `\r`).
+extension SourceText {
     /// The offset just past the last character of a 0-based line, before its terminator.
-    public func lineContentEnd(_ line: Int) -> Int {
-        guard line + 1 < lineStarts.count else { return bytes.count }
-        var end = lineStarts[line + 1]
-        if end > lineStarts[line], bytes[end - 1] == 0x0A { end -= 1 }
-        if end > lineStarts[line], bytes[end - 1] == 0x0D { end -= 1 }
-        return end
-    }
+    public func lineContentEnd(_ line: Int) -> Int { lineEnd(line + 1) }
 
     /// The 0-based line holding `offset`.
-    public func line(containing offset: Int) -> Int {
-        SourceText.lineIndex(containing: offset, lineStarts: lineStarts)
-    }
+    public func line(containing offset: Int) -> Int { lineIndex(containing: offset) }
 
     /// The LSP position of a UTF-8 offset (clamped into the text). An offset
     /// inside a multi-byte character counts from that character's start.

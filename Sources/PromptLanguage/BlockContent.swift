@@ -103,6 +103,15 @@ public struct BlockContent: Sendable {
         return nil
     }
 
+    /// A range of the text this content was taken from, placed in the text `current` was taken
+    /// from (the same fingerprint, possibly moved): through content coordinates, or, for a range
+    /// outside the content, shifted as far as the block moved.
+    public func moved(_ offsets: Range<Int>, to current: BlockContent) -> Range<Int> {
+        if let content = contentOffsets(of: offsets), let placed = current.offsets(ofContent: content) { return placed }
+        let shift = current.ranges[0].start.offset - ranges[0].start.offset
+        return max(0, offsets.lowerBound + shift)..<max(0, offsets.upperBound + shift)
+    }
+
     /// The words of a byte range that could name a declaration (letters, digits
     /// and `_`, not starting with a digit). ASCII text is scanned bytewise; text
     /// with other characters goes through `Character`'s letter and number classes.

@@ -27,8 +27,14 @@ public enum PromptAnalyzer {
     public static let maximumTextSize = 4 * 1024 * 1024
 
     public static func analyze(_ text: String) -> PromptAnalysis {
+        analyze(SourceText(text))
+    }
+
+    /// The analysis of a text whose table the caller already has (the language server's
+    /// document): the analysis keeps that table as `file.source`, the one position table.
+    public static func analyze(_ source: SourceText) -> PromptAnalysis {
         var phases = PhaseTimes(enabled: false)
-        return analyze(text, phases: &phases)
+        return analyze(source, phases: &phases, shouldStop: { false })!
     }
 
     /// Time spent in each phase of one analysis (for `fmplay bench lint`).
@@ -60,28 +66,29 @@ public enum PromptAnalyzer {
 
     /// `analyze(_:)`, recording the time of each phase in `phases` when it is enabled.
     public static func analyze(_ text: String, phases: inout PhaseTimes) -> PromptAnalysis {
-        analyze(text, phases: &phases, shouldStop: { false })!
+        analyze(SourceText(text), phases: &phases, shouldStop: { false })!
     }
 
     /// `analyze(_:)` that can be cancelled: `shouldStop` is asked between phases, and
     /// nil is returned as soon as it says yes (the language server's background analyses).
-    public static func analyze(_ text: String, shouldStop: () -> Bool) -> PromptAnalysis? {
+    public static func analyze(_ source: SourceText, shouldStop: () -> Bool) -> PromptAnalysis? {
         var phases = PhaseTimes(enabled: false)
-        return analyze(text, phases: &phases, shouldStop: shouldStop)
+        return analyze(source, phases: &phases, shouldStop: shouldStop)
     }
 
-    static func analyze(_ text: String, phases: inout PhaseTimes, shouldStop: () -> Bool) -> PromptAnalysis? {
-        if text.utf8.count > maximumTextSize {
-            var empty = analyze("", phases: &phases)
-            let megabytes = (text.utf8.count * 10 / (1024 * 1024) + 5) / 10
+    static func analyze(_ source: SourceText, phases: inout PhaseTimes, shouldStop: () -> Bool) -> PromptAnalysis? {
+        if source.bytes.count > maximumTextSize {
+            // Not analysed; the model is empty but keeps the document's table, so positions still convert.
+            var empty = analyze(SourceText(""), phases: &phases, shouldStop: { false })!
+            empty.file.source = source
+            let megabytes = (source.bytes.count * 10 / (1024 * 1024) + 5) / 10
             empty.diagnostics = [Diagnostic(
-                .unreadableFile, .error, at: empty.file.source.range(0..<0),
+                .unreadableFile, .error, at: source.range(0..<0),
                 "the file is \(megabytes) MB, larger than the \(maximumTextSize / 1024 / 1024) MB limit for prompt files, so it is not analysed; split it into smaller files")]
             return empty
         }
         var depthPhase = PhaseTimes(enabled: phases.enabled)
-        let (source, tree, firstOverflow, tooDeep) = phases.measure("parse") { () -> (SourceText, SourceFileSyntax, Int?, [Range<Int>]) in
-            let source = SourceText(text)
+        let (tree, firstOverflow, tooDeep) = phases.measure("parse") { () -> (SourceFileSyntax, Int?, [Range<Int>]) in
             var (parseable, firstOverflow) = NestingGuard.neutralize(source.bytes)
             func parse() -> SourceFileSyntax {
                 parseable.withUnsafeBufferPointer { buffer in Parser.parse(source: buffer, maximumNestingLevel: maximumNestingLevel) }
@@ -98,7 +105,7 @@ public enum PromptAnalyzer {
                 parseable = DepthGuard.blank(parseable, ranges)
                 tree = parse()
             }
-            return (source, tree, firstOverflow, tooDeep)
+            return (tree, firstOverflow, tooDeep)
         }
         phases.merge(depthPhase)  // part of "parse" too
         if shouldStop() { return nil }

@@ -41,8 +41,12 @@ public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(start)-\(end)" }
 }
 
-/// The text of one prompt file with a line table, so byte offsets convert to
-/// line/column quickly.
+/// The text of one prompt file with its line table: the one position table of
+/// fmplay. Byte offsets convert to line/column here for the command line and the
+/// evaluator, and the language server converts LSP positions over the same table
+/// (`LanguageServer/PositionEncoding.swift` extends it).
+///
+/// Lines end at `\n`, `\r\n` or a lone `\r`, as LSP defines and as swift-syntax counts them.
 public struct SourceText: Sendable {
     public let text: String
     public let bytes: [UInt8]
@@ -52,20 +56,43 @@ public struct SourceText: Sendable {
     public init(_ text: String) {
         self.text = text
         self.bytes = Array(text.utf8)
-        self.lineStarts = Self.newlineLineStarts(bytes)
+        self.lineStarts = Self.lineStarts(bytes)
     }
 
-    /// 0 and the offset after every `\n`. With memchr, not a loop over the bytes: this runs for
-    /// every analysis (and the language server's line tables), and megabytes of text take seconds
+    /// The text of UTF-8 bytes (invalid sequences decode as U+FFFD in `text`; offsets are the bytes').
+    public init(bytes: [UInt8]) {
+        self.text = String(decoding: bytes, as: UTF8.self)
+        self.bytes = bytes
+        self.lineStarts = Self.lineStarts(bytes)
+    }
+
+    /// 0 and the offset after every line end (`\n`, `\r\n`, lone `\r`). With memchr when the
+    /// text has no `\r` (the usual case), else through a buffer pointer: this runs for every
+    /// analysis and every edit the language server applies, and megabytes of text take seconds
     /// through generic iteration in an unoptimized build.
-    public static func newlineLineStarts(_ bytes: [UInt8]) -> [Int] {
+    public static func lineStarts(_ bytes: [UInt8]) -> [Int] {
         var starts = [0]
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
+            let count = buffer.count
+            if memchr(base, 0x0D, count) == nil {
+                var index = 0
+                while index < count, let found = memchr(base + index, 0x0A, count - index) {
+                    index = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                    starts.append(index)
+                }
+                return
+            }
             var index = 0
-            while index < buffer.count, let found = memchr(base + index, 0x0A, buffer.count - index) {
-                index = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
-                starts.append(index)
+            while index < count {
+                let byte = buffer[index]
+                if byte == 0x0A {
+                    starts.append(index + 1)
+                } else if byte == 0x0D {
+                    if index + 1 < count, buffer[index + 1] == 0x0A { index += 1 }
+                    starts.append(index + 1)
+                }
+                index += 1
             }
         }
         return starts
@@ -76,15 +103,13 @@ public struct SourceText: Sendable {
     /// The position of a byte offset (clamped into the file).
     public func position(at offset: Int) -> SourcePosition {
         let offset = min(max(0, offset), bytes.count)
-        let low = Self.lineIndex(containing: offset, lineStarts: lineStarts)
+        let low = lineIndex(containing: offset)
         return SourcePosition(offset: offset, line: low + 1, column: offset - lineStarts[low] + 1)
     }
 
-    /// The 0-based index of the line holding `offset`, given ascending line
-    /// starts with `lineStarts[0] == 0`. A binary search without bounds checks
-    /// (a hot path: two per model element); the language server's line table
-    /// uses it too.
-    public static func lineIndex(containing offset: Int, lineStarts: [Int]) -> Int {
+    /// The 0-based index of the line holding `offset`. A binary search without
+    /// bounds checks (a hot path: two per model element and per LSP position).
+    public func lineIndex(containing offset: Int) -> Int {
         lineStarts.withUnsafeBufferPointer { starts in
             var low = 0
             var high = starts.count - 1
@@ -107,11 +132,12 @@ public struct SourceText: Sendable {
         return min(lineStarts[line - 1] + max(0, column - 1), lineEnd(line))
     }
 
-    /// The byte offset just past the last character of a 1-based line (before its newline).
+    /// The byte offset just past the last character of a 1-based line (before its line end).
     public func lineEnd(_ line: Int) -> Int {
-        guard line >= 1, line <= lineStarts.count else { return bytes.count }
-        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
-        if end > lineStarts[line - 1], end - 1 < bytes.count, bytes[end - 1] == 0x0D { end -= 1 }
+        guard line >= 1, line < lineStarts.count else { return bytes.count }
+        var end = lineStarts[line]
+        if end > lineStarts[line - 1], bytes[end - 1] == 0x0A { end -= 1 }
+        if end > lineStarts[line - 1], bytes[end - 1] == 0x0D { end -= 1 }
         return end
     }
 

@@ -24,6 +24,20 @@ final class EvaluationTests: XCTestCase {
         ]).arrayValue?.compactMap { $0["label"]?.stringValue } ?? []
     }
 
+    /// `fmplay.runAll` on the sample document, then waits for the runs.
+    private func runAll(_ harness: ServerHarness) {
+        harness.request("workspace/executeCommand", ["command": "fmplay.runAll", "arguments": [["uri": .string(sampleURI)]]])
+        harness.runEvaluations()
+    }
+
+    /// Replaces characters `from..<to` of a 0-based line of the sample document.
+    private func replace(_ harness: ServerHarness, version: Int, line: Int, from: Int, to: Int, with text: String) {
+        harness.notify("textDocument/didChange", [
+            "textDocument": ["uri": .string(sampleURI), "version": .int(version)],
+            "contentChanges": [["range": ["start": ServerHarness.position(line, from), "end": ServerHarness.position(line, to)], "text": .string(text)]],
+        ])
+    }
+
     private func lensTitles(_ harness: ServerHarness) -> [String] {
         harness.request("textDocument/codeLens", ServerHarness.document(sampleURI)).arrayValue?.compactMap { $0["command"]?["title"]?.stringValue } ?? []
     }
@@ -133,32 +147,56 @@ final class EvaluationTests: XCTestCase {
     func testEditsCancelStaleRunsAndKeepUnchangedResults() throws {
         let runner = ScriptedRunner(words: 3)
         let harness = start(runner)
-        harness.request("workspace/executeCommand", ["command": "fmplay.runAll", "arguments": [["uri": .string(sampleURI)]]])
-        harness.runEvaluations()
+        runAll(harness)
         XCTAssertEqual(runner.runs.count, 2)
         XCTAssertEqual(hints(harness).count, 2)
 
         // A blank line between declarations: no block's inputs change, results stay.
-        harness.notify("textDocument/didChange", [
-            "textDocument": ["uri": .string(sampleURI), "version": 2],
-            "contentChanges": [["range": ["start": ServerHarness.position(2, 0), "end": ServerHarness.position(2, 0)], "text": "\n"]],
-        ])
+        replace(harness, version: 2, line: 2, from: 0, to: 0, with: "\n")
         XCTAssertEqual(hints(harness).count, 2)
-        harness.request("workspace/executeCommand", ["command": "fmplay.runAll", "arguments": [["uri": .string(sampleURI)]]])
-        harness.runEvaluations()
+        runAll(harness)
         XCTAssertEqual(runner.runs.count, 2, "unchanged blocks are not run again")
 
         // Editing the second block's prompt drops its results and reruns only it.
         let changed = locate("weather in Tokyo", in: sampleText)
-        harness.notify("textDocument/didChange", [
-            "textDocument": ["uri": .string(sampleURI), "version": 3],
-            "contentChanges": [["range": ["start": ServerHarness.position(changed.line + 1, changed.character + 11),
-                                          "end": ServerHarness.position(changed.line + 1, changed.character + 16)], "text": "Kyoto"]],
-        ])
+        replace(harness, version: 3, line: changed.line + 1, from: changed.character + 11, to: changed.character + 16, with: "Kyoto")
         XCTAssertEqual(hints(harness).count, 1)
-        harness.request("workspace/executeCommand", ["command": "fmplay.runAll", "arguments": [["uri": .string(sampleURI)]]])
-        harness.runEvaluations()
+        runAll(harness)
         XCTAssertEqual(runner.runs.count, 3)
+        XCTAssertEqual(hints(harness).count, 2)
+    }
+
+    /// One fingerprint: a block's results belong to its text and the declarations it uses. Editing a
+    /// declaration no block uses keeps every result; editing one a block uses drops that block's
+    /// results only, and only that block runs again.
+    func testEditingADeclarationInvalidatesOnlyTheBlocksThatUseIt() throws {
+        let runner = ScriptedRunner(words: 3)
+        let harness = start(runner)
+        runAll(harness)
+        XCTAssertEqual(runner.runs.count, 2)
+        let before = hints(harness)
+        XCTAssertEqual(before.count, 2)
+
+        // `cities` is used by no block: results stay where their calls are now, nothing runs again.
+        let cities = locate("\"Kyoto\"]", in: sampleText)
+        replace(harness, version: 2, line: cities.line, from: cities.character, to: cities.character + 8, with: "\"Kyoto\", \"Osaka\",\n    \"Nara\"]")
+        XCTAssertEqual(hints(harness), before)
+        let calls = harness.request("textDocument/inlayHint", [
+            "textDocument": ["uri": .string(sampleURI)],
+            "range": ["start": ServerHarness.position(0, 0), "end": ServerHarness.position(999, 0)],
+        ]).arrayValue?.compactMap { $0["position"]?["line"]?.intValue } ?? []
+        let edited = sampleText.replacingOccurrences(of: "\"Kyoto\"]", with: "\"Kyoto\", \"Osaka\",\n    \"Nara\"]")
+        XCTAssertEqual(calls, [locate("session.respond(to: \"Name", in: edited).line, locate("session.respond(to: \"What", in: edited).line],
+                       "the hints moved down with their calls")
+        runAll(harness)
+        XCTAssertEqual(runner.runs.count, 2, "no block uses cities: nothing runs again")
+
+        // `TripTitle` is used by the first block only: its results go, the second block's stay.
+        let guide = locate("A catchy title", in: edited)
+        replace(harness, version: 3, line: guide.line, from: guide.character + 2, to: guide.character + 8, with: "short")
+        XCTAssertEqual(hints(harness).count, 1)
+        runAll(harness)
+        XCTAssertEqual(runner.runs.order, [0, 1, 0], "only the block using TripTitle ran again")
         XCTAssertEqual(hints(harness).count, 2)
     }
 

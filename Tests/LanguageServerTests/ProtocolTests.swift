@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 @testable import LanguageServer
+import PromptLanguage
 import XCTest
 
 /// Transport, JSON-RPC and lifecycle, in process.
@@ -257,7 +258,7 @@ extension Result where Success == JSONValue, Failure == ResponseError {
 
 final class PositionEncodingTests: XCTestCase {
     // "a😀é" : a = 1 byte, 😀 = 4 bytes (2 UTF-16 units), é = 2 bytes.
-    let table = LineTable(Array("a😀é\r\nx\ry\nlast".utf8))
+    let table = SourceText("a😀é\r\nx\ry\nlast")
 
     func testOffsetsToPositions() {
         XCTAssertEqual(table.lineCount, 4)
@@ -279,6 +280,26 @@ final class PositionEncodingTests: XCTestCase {
         for offset in [0, 1, 5, 7, 9, 11, 13, 17] {
             XCTAssertEqual(table.offset(of: table.position(of: offset, in: .utf16), in: .utf16), offset)
         }
+    }
+
+    /// One position table: `\r\n` and a lone `\r` end lines for the command line (`fmplay lint` prints
+    /// `range.start.line`) and for the language server's positions alike (swift-syntax agrees:
+    /// `SourceTextTests`).
+    func testCommandLineAndLanguageServerCountLineEndsAlike() throws {
+        let text = "import FoundationModels\r\n\r\nlet a = 1\rlet b = 2\n\r\nlet broken = [1, 2\r\n#Playground {\r    print(a)\r}\r"
+        let analysis = PromptAnalyzer.analyze(text)
+        let diagnostic = try XCTUnwrap(analysis.diagnostics.first { $0.code.rawValue == "FM001" })
+        XCTAssertEqual(diagnostic.range.start.line, 6, "line 6: 'let broken' after \\r\\n, \\r\\n, \\r, \\n, \\r\\n")
+        XCTAssertEqual(analysis.file.playgrounds.first?.range.start.line, 7)
+        XCTAssertEqual(analysis.file.source.lineText(4), "let b = 2")
+
+        let harness = ServerHarness()
+        harness.initialize(["general": ["positionEncodings": ["utf-16"]]])
+        harness.open(sampleURI, text)
+        let published = try XCTUnwrap(harness.notifications("textDocument/publishDiagnostics").last?["diagnostics"]?.arrayValue)
+        let lsp = try XCTUnwrap(published.first { $0["code"]?.stringValue == "FM001" })
+        XCTAssertEqual(lsp["range"]?["start"]?["line"]?.intValue, diagnostic.range.start.line - 1)
+        XCTAssertEqual(lsp["range"]?["start"]?["character"]?.intValue, diagnostic.range.start.column - 1)
     }
 
     func testIncrementalChangesApplyInOrder() {

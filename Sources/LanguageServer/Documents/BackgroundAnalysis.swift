@@ -55,7 +55,7 @@ extension LanguageServer {
             #if os(Linux)
             setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
             #endif
-            let analysis = PromptAnalyzer.analyze(document.text, shouldStop: { job.isStopped })
+            let analysis = PromptAnalyzer.analyze(document.source, shouldStop: { job.isStopped })
             let update = AnalysisUpdate(
                 uri: uri, revision: job.revision,
                 analysis: job.isStopped ? nil : analysis.map { DocumentAnalysis(document: document, analysis: $0) })

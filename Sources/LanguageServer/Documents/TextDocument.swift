@@ -1,10 +1,13 @@
-/// An open document: its text as UTF-8 bytes, the client's version, and a
-/// line table for position conversion. Edits apply in arrival order.
+import PromptLanguage
+
+/// An open document: its text (the one position table, `SourceText`, which the
+/// analysis of this revision takes over) and the client's version. Edits apply
+/// in arrival order.
 public struct TextDocument: Sendable {
     public let uri: String
     public let languageID: String
     public private(set) var version: Int
-    public private(set) var lines: LineTable
+    public private(set) var source: SourceText
     /// Incremented by every change the server applies, so cached analyses can
     /// tell whether they are current even when clients reuse version numbers.
     public private(set) var revision: Int = 0
@@ -13,11 +16,11 @@ public struct TextDocument: Sendable {
         self.uri = uri
         self.languageID = languageID
         self.version = version
-        self.lines = LineTable(Array(text.utf8))
+        self.source = SourceText(text)
     }
 
-    public var bytes: [UInt8] { lines.bytes }
-    public var text: String { String(decoding: lines.bytes, as: UTF8.self) }
+    public var bytes: [UInt8] { source.bytes }
+    public var text: String { source.text }
 
     /// One change from `textDocument/didChange`: the whole text when `range`
     /// is nil, otherwise a replacement of the range.
@@ -38,12 +41,12 @@ public struct TextDocument: Sendable {
         for change in changes {
             let inserted = Array(change.text.utf8)
             guard let range = change.range else {
-                lines = LineTable(inserted)
+                source = SourceText(change.text)
                 continue
             }
-            var bytes = lines.bytes
-            bytes.replaceSubrange(lines.offsets(of: range, in: encoding), with: inserted)
-            lines = LineTable(bytes)
+            var bytes = source.bytes
+            bytes.replaceSubrange(source.offsets(of: range, in: encoding), with: inserted)
+            source = SourceText(bytes: bytes)
         }
         self.version = version
         revision += 1

@@ -19,9 +19,11 @@ public struct EvaluationUpdate: Sendable {
 ///
 /// Lives on the message loop (not thread-safe by design). Invariants:
 /// - at most one block runs at a time, so one generation runs per engine;
-/// - a block is identified by its fingerprint (its text, the file's
-///   declarations outside blocks, and the evaluation settings), so edits that
-///   leave a block's inputs alone keep its results, and an edit that changes
+/// - a block is identified by its fingerprint: its content fingerprint
+///   (`BlockContent`: its text and the declarations it uses, the same one the
+///   disk cache keys on) and the evaluation settings, so edits that leave a
+///   block's inputs alone (other blocks, declarations it does not use, blank
+///   lines between declarations) keep its results, and an edit that changes
 ///   them cancels its stale run;
 /// - queued blocks run in order of the ranges the client last asked hints
 ///   for (what is on screen), then document order;
@@ -44,8 +46,10 @@ final class EvaluationCoordinator {
         var tokens = 0
         var startedAt: Date?
         var duration: Double?
-        /// Results' offsets are relative to this block start at run time.
-        var blockStart: Int
+        /// The block's content when it was scheduled: results' and errors' offsets are in that
+        /// version of the text and are placed into the current one through it (`BlockContent.moved`).
+        var content: BlockContent
+        var blockStart: Int { content.ranges[0].start.offset }
         /// How the outputs differ from the block's previous run (same document and block name); empty when equal or first.
         var changes: [String] = []
     }
@@ -64,9 +68,9 @@ final class EvaluationCoordinator {
         var request: BlockRunRequest
     }
 
+    /// The block's content fingerprint (`BlockContent.material`) under the evaluation settings.
     struct Fingerprint: Hashable {
-        var block: String
-        var declarations: Int
+        var content: String
         var settings: String
     }
 
@@ -75,6 +79,8 @@ final class EvaluationCoordinator {
     private(set) var configuration = ServerConfiguration()
     /// Per document, the records of every block fingerprint seen (the in-memory result cache).
     private var records: [String: [Fingerprint: BlockRecord]] = [:]
+    /// The block contents of each document's current revision (computed once per revision).
+    private var contents: [String: (revision: Int, blocks: [BlockContent])] = [:]
     private var pending: [Job] = []
     private(set) var running: (runID: Int, job: Job, task: Task<Void, Never>, progressToken: String?)?
     private var nextRunID = 1
@@ -107,36 +113,20 @@ final class EvaluationCoordinator {
 
     // MARK: Fingerprints
 
+    /// The content of each block of `current`, once per document revision.
+    func contents(_ current: DocumentAnalysis) -> [BlockContent] {
+        if let cached = contents[current.uri], cached.revision == current.revision { return cached.blocks }
+        let blocks = BlockContent.all(in: current.file)
+        contents[current.uri] = (current.revision, blocks)
+        return blocks
+    }
+
     func fingerprints(_ current: DocumentAnalysis) -> [Fingerprint] {
-        let file = current.file
-        guard !file.playgrounds.isEmpty else { return [] }  // nothing to fingerprint: do not hash the text
-        let bytes = current.lines.bytes
-        // The declarations outside blocks, with whitespace runs collapsed so
-        // that blank lines and indentation do not invalidate results.
-        var outside = Hasher()
-        var previous = 0
-        var lastWasSpace = false
-        func combine(_ slice: ArraySlice<UInt8>) {
-            for byte in slice {
-                let isSpace = byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-                if isSpace && lastWasSpace { continue }
-                lastWasSpace = isSpace
-                outside.combine(isSpace ? 0x20 : byte)
-            }
-        }
-        for block in file.playgrounds {
-            let start = min(max(previous, block.range.start.offset), bytes.count)
-            combine(bytes[previous..<start])
-            combine([0x23][...])  // a block stands here
-            previous = min(max(start, block.range.end.offset), bytes.count)
-        }
-        combine(bytes[previous...])
-        let declarations = outside.finalize()
+        let blocks = contents(current)
+        guard !blocks.isEmpty else { return [] }
         let settings = "\(configuration.modelPath ?? "-")|\(configuration.seed.map(String.init) ?? "-")|\(configuration.maximumTokens.map(String.init) ?? "-")|\(configuration.limitsDescription)"
             + "|\(configuration.serverURL ?? "-")|\(configuration.serverModel ?? "-")"
-        return file.playgrounds.map { block in
-            Fingerprint(block: String(decoding: bytes[block.range.offsets], as: UTF8.self), declarations: declarations, settings: settings)
-        }
+        return blocks.map { Fingerprint(content: $0.material, settings: settings) }
     }
 
     func record(_ uri: String, _ fingerprint: Fingerprint) -> BlockRecord? { records[uri]?[fingerprint] }
@@ -148,6 +138,7 @@ final class EvaluationCoordinator {
     func schedule(_ current: DocumentAnalysis, only: [Int]? = nil, ignoreCache: Bool = false) {
         let uri = current.uri
         let prints = fingerprints(current)
+        let blockContents = contents(current)
         let fileErrorsOutsideBlocks = current.analysis.diagnostics.filter { diagnostic in
             diagnostic.severity == .error && !current.file.playgrounds.contains { $0.range.offsets.contains(diagnostic.range.start.offset) }
         }
@@ -162,9 +153,9 @@ final class EvaluationCoordinator {
             }
             let blockErrors = current.analysis.diagnostics.filter { $0.severity == .error && block.range.offsets.contains($0.range.start.offset) }
             if let first = (fileErrorsOutsideBlocks + blockErrors).first {
-                let line = current.lines.line(containing: first.range.start.offset) + 1
+                let line = current.source.line(containing: first.range.start.offset) + 1
                 records[uri, default: [:]][fingerprint] = BlockRecord(
-                    status: .blocked("not run: fix the error on line \(line) first"), blockStart: block.range.start.offset)
+                    status: .blocked("not run: fix the error on line \(line) first"), content: blockContents[index])
                 changedDocuments.insert(uri)
                 continue
             }
@@ -175,7 +166,7 @@ final class EvaluationCoordinator {
             pending.removeAll { $0.uri == uri && $0.fingerprint == fingerprint }
             let request = BlockRunRequest(analysis: current.analysis, blockIndex: index, configuration: configuration, ignoreCache: ignoreCache)
             pending.append(Job(uri: uri, fingerprint: fingerprint, request: request))
-            records[uri, default: [:]][fingerprint] = BlockRecord(status: .queued, blockStart: block.range.start.offset)
+            records[uri, default: [:]][fingerprint] = BlockRecord(status: .queued, content: blockContents[index])
             changedDocuments.insert(uri)
         }
         pump()
@@ -227,6 +218,7 @@ final class EvaluationCoordinator {
     func documentClosed(_ uri: String) {
         cancel(uri: uri)
         records[uri] = nil
+        contents[uri] = nil
         visibleRanges[uri] = nil
         changedDocuments.remove(uri)
     }
@@ -344,15 +336,14 @@ final class EvaluationCoordinator {
     func failures(_ uri: String, in current: DocumentAnalysis) -> [(offsets: Swift.Range<Int>, message: String)] {
         failuresDirty.remove(uri)
         var result: [(Swift.Range<Int>, String)] = []
-        for (block, fingerprint) in zip(current.file.playgrounds, fingerprints(current)) {
+        for ((block, content), fingerprint) in zip(zip(current.file.playgrounds, contents(current)), fingerprints(current)) {
             guard let record = records[uri]?[fingerprint] else { continue }
-            let shift = block.range.start.offset - record.blockStart
             for key in record.order {
                 guard let call = record.results[key], call.kind == .error else { continue }
-                result.append(((call.range.lowerBound + shift)..<(call.range.upperBound + shift), call.content.stringValue ?? "evaluation failed"))
+                result.append((record.content.moved(call.range, to: content), call.content.stringValue ?? "evaluation failed"))
             }
             if case .done(let outcome) = record.status, let error = outcome.error {
-                let range = outcome.errorRange.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
+                let range = outcome.errorRange.map { record.content.moved($0, to: content) }
                     ?? block.range.start.offset..<block.bodyRange.start.offset
                 if !result.contains(where: { $0.0 == range && $0.1 == error }) { result.append((range, error)) }
             }
@@ -362,12 +353,12 @@ final class EvaluationCoordinator {
 
     /// The current blocks with their records, results mapped into the current text.
     func blocks(_ uri: String, in current: DocumentAnalysis) -> [(block: PlaygroundBlock, record: BlockRecord?, results: [CallResult])] {
-        zip(current.file.playgrounds, fingerprints(current)).map { block, fingerprint in
+        zip(zip(current.file.playgrounds, contents(current)), fingerprints(current)).map { pair, fingerprint in
+            let (block, content) = pair
             guard let record = records[uri]?[fingerprint] else { return (block, nil, []) }
-            let shift = block.range.start.offset - record.blockStart
             let results = record.order.compactMap { key -> CallResult? in
                 guard var result = record.results[key] else { return nil }
-                result.range = (result.range.lowerBound + shift)..<(result.range.upperBound + shift)
+                result.range = record.content.moved(result.range, to: content)
                 return result
             }
             return (block, record, results)

@@ -9,7 +9,7 @@ extension LanguageServer {
         var result = current.analysis.diagnostics.map { convert($0, in: current) }
         for failure in evaluation.failures(uri, in: current) {
             result.append(LSPDiagnostic(
-                range: current.lines.range(of: failure.offsets, in: encoding), severity: 1, code: "evaluation",
+                range: current.source.range(of: failure.offsets, in: encoding), severity: 1, code: "evaluation",
                 source: "fmplay", message: failure.message, relatedInformation: nil))
         }
         return result

@@ -12,7 +12,7 @@ extension LanguageServer {
         let ide = current.ide
         let subjects = ide.hoverSubjects(at: offset)
         func hover(_ text: String, _ offsets: Range<Int>) -> Hover {
-            Hover(contents: format.content(text), range: current.lines.range(of: offsets, in: encoding))
+            Hover(contents: format.content(text), range: current.source.range(of: offsets, in: encoding))
         }
 
         if let first = subjects.first, first.precedesResults {

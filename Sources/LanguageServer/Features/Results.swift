@@ -31,12 +31,12 @@ extension LanguageServer {
 
     func inlayHints(_ params: RangeParams) throws -> [InlayHint] {
         let current = try analysis(params.textDocument.uri)
-        let requested = current.lines.offsets(of: params.range, in: encoding)
+        let requested = current.source.offsets(of: params.range, in: encoding)
         evaluation.viewed(current.uri, range: requested)
         var hints: [InlayHint] = []
         for entry in latestResults(current) where requested.overlaps(entry.anchor) || requested.contains(entry.anchor.lowerBound) {
             hints.append(InlayHint(
-                position: current.lines.position(of: entry.anchor.upperBound, in: encoding), label: entry.hint, kind: nil,
+                position: current.source.position(of: entry.anchor.upperBound, in: encoding), label: entry.hint, kind: nil,
                 tooltip: hoverFormat.content(ResultRendering.details(entry.result, iterations: entry.iterations, format: hoverFormat)),
                 paddingLeft: true))
         }
@@ -69,8 +69,8 @@ extension LanguageServer {
             }
             for start in order {
                 let (result, iterations) = latest[start]!
-                let lastByte = min(max(result.range.lowerBound, result.range.upperBound - 1), current.lines.bytes.count)
-                let anchorEnd = max(current.lines.lineContentEnd(current.lines.line(containing: lastByte)), result.range.lowerBound)
+                let lastByte = min(max(result.range.lowerBound, result.range.upperBound - 1), current.source.bytes.count)
+                let anchorEnd = max(current.source.lineContentEnd(current.source.line(containing: lastByte)), result.range.lowerBound)
                 let hint = ResultRendering.hint(result, iterations: iterations, limit: configuration.hintLength)
                 entries.append(LatestResult(block: block, result: result, iterations: iterations, anchor: result.range.lowerBound..<anchorEnd, hint: hint))
             }
@@ -88,7 +88,7 @@ extension LanguageServer {
                        status: record.flatMap { ResultRendering.status($0, results: results) })
         }
         return current.ide.codeLenses(states).map { lens in
-            let head = current.lines.range(of: lens.head, in: encoding)
+            let head = current.source.range(of: lens.head, in: encoding)
             let argument: JSONValue = ["uri": .string(current.uri), "line": .int(head.start.line), "block": .int(lens.blockIndex)]
             let command = switch lens.action {
             case .run: LSPCommand(title: lens.title, command: "fmplay.run", arguments: [argument])
@@ -167,8 +167,8 @@ extension LanguageServer {
             if let line {
                 // The block whose range holds the line (its first line, usually).
                 return blocks.firstIndex { block in
-                    let first = current.lines.line(containing: block.range.start.offset)
-                    let last = current.lines.line(containing: max(block.range.start.offset, block.range.end.offset - 1))
+                    let first = current.source.line(containing: block.range.start.offset)
+                    let last = current.source.line(containing: max(block.range.start.offset, block.range.end.offset - 1))
                     return (first...last).contains(line)
                 }
             }
@@ -235,7 +235,7 @@ extension LanguageServer {
         for entry in latestResults(current) {
             let result = entry.result
             var object: JSONObject = [
-                "range": (try? JSONValueEncoder().encode(current.lines.range(of: result.range, in: encoding))) ?? .null,
+                "range": (try? JSONValueEncoder().encode(current.source.range(of: result.range, in: encoding))) ?? .null,
                 "hint": .string(entry.hint),
                 "value": result.content,
                 "kind": .string(result.kind.rawValue),
@@ -256,7 +256,7 @@ extension LanguageServer {
         for (block, record, blockResults) in evaluation.blocks(current.uri, in: current) {
             var object: JSONObject = [
                 "name": .string(block.displayName),
-                "line": .int(current.lines.line(containing: block.range.start.offset)),
+                "line": .int(current.source.line(containing: block.range.start.offset)),
                 "status": .string(record.map { ResultRendering.statusName($0.status) } ?? "idle"),
             ]
             if let record, let summary = ResultRendering.status(record, results: blockResults) { object["summary"] = .string(summary) }

@@ -1,4 +1,3 @@
-import PromptLanguage
 import SwiftSyntax
 
 /// What a `#Playground` block's results depend on in its file, and the one

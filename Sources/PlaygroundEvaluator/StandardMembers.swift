@@ -1,9 +1,8 @@
 import Foundation
-import JSON
 import SwiftSyntax
 
-/// Standard-library and Foundation members without closures: strings and
-/// characters, numbers, sets, dictionaries, `Date`, `UUID`, JSON coding.
+/// Standard-library members without closures: strings and characters, numbers,
+/// arrays, ranges, dictionaries (sets, dates and JSON coding: `Builtins/FoundationTypes.swift`).
 extension Interpreter {
     func builtinMethod(_ name: String, of base: Value, baseExpr: ExprSyntax, _ e: FunctionCallExprSyntax) async throws -> Value? {
         func args() async throws -> [CallArgument] { try await callArguments(e) }
@@ -92,12 +91,10 @@ extension Interpreter {
             return elements.randomElement(using: &random) ?? .null
         case ("reversed", .array(let items)): return .array(items.reversed())
         case ("reversed", .range): return .array(try sequenceElements(base, e).reversed())
-        case ("contains", .range):
+        case ("contains", .range(let lower, let upper, let closed)):
             guard let needle = try await argument(nil) else { return nil }
-            if case .range(let lower, let upper, let closed) = base, case .int(let i) = needle {
-                return .bool(Arithmetic.contains(lower, upper, closed: closed, i))
-            }
-            return .bool(elements(of: base).contains { Value.equal($0, needle) })
+            guard case .int(let i) = needle else { return .bool(false) }  // an integer range holds only integers
+            return .bool(Arithmetic.contains(lower, upper, closed: closed, i))
         case ("contains", .doubleRange(let lower, let upper, let closed)):
             guard let d = try await argument(nil)?.number else { return nil }
             return .bool(lower <= d && (closed ? d <= upper : d < upper))
@@ -140,12 +137,6 @@ extension Interpreter {
         default:
             return nil
         }
-    }
-
-    private func elements(of value: Value) -> [Value] {
-        if case .set(let items) = value { return items }
-        if case .array(let items) = value { return items }
-        return []
     }
 
     static func formattedNumber(_ d: Double) -> String {

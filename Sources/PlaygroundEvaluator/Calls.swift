@@ -281,7 +281,6 @@ extension Interpreter {
         }
         if isProfileValue(base), let result = try await profileMethod(name, of: base, e) { return result }
         if let value = try await evaluationsMethod(name, of: base, e) { return value }
-        if case .type(let typeName) = base, let value = try await builtinStatic(name, of: typeName, e) { return value }
         switch base {
         case .type(let typeName):
             if name == "ForEach", ["DynamicInstructions", "LanguageModelSession.DynamicInstructions"].contains(typeName) {
@@ -318,9 +317,11 @@ extension Interpreter {
         default:
             break
         }
-        if let value = try await collectionMethod(name, of: base, baseExpr: baseExpr, e) { return value }
         if let value = try await surfaceMethod(name, of: base, baseExpr: baseExpr, e) { return value }
-        if let value = try await builtinMethod(name, of: base, baseExpr: baseExpr, e) { return value }
+        if case .content(let c) = base, let items = c.arrayValue,
+           let value = try await surfaceMethod(name, of: .array(items.map(Value.content)), baseExpr: baseExpr, e) {
+            return value  // generated array content is an Array at run time: Array's members (`items.enumerated()`)
+        }
         throw error("'\(name)(...)' is not available on \(base.typeDescription) values in prompt files", e)
     }
 

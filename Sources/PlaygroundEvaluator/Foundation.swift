@@ -23,14 +23,6 @@ extension Interpreter {
     /// Free functions of the standard library and Foundation; nil when `name` is not one.
     func standardFunction(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value? {
         switch name {
-        case "String":
-            let args = try await callArguments(e)
-            if let format = args.first(where: { $0.label == "format" })?.value.stringValue {
-                return .string(try formatted(format, args.dropFirst().map(\.value), e))
-            }
-            if case .data(let bytes)? = args.first(where: { $0.label == "decoding" })?.value { return .string(String(decoding: bytes, as: UTF8.self)) }
-            if let value = args.first(where: { $0.label == "reflecting" })?.value { return .string(try await text(value, debug: true)) }
-            return nil
         case "max", "min":
             let args = try await callArguments(e)
             var values = args.map(\.value)
@@ -109,76 +101,6 @@ extension Interpreter {
         case "fatalError", "preconditionFailure":
             let args = try await callArguments(e)
             throw error("Fatal error" + (args.first.map { ": \($0.value.description)" } ?? ""), e)
-        case "UUID":
-            let args = try await callArguments(e)
-            if let text = args.first(where: { $0.label == "uuidString" })?.value.stringValue {
-                return UUID(uuidString: text).map { .uuid($0.uuidString) } ?? .null
-            }
-            var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
-            bytes[6] = (bytes[6] & 0x0F) | 0x40
-            bytes[8] = (bytes[8] & 0x3F) | 0x80
-            let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                                   bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
-            return .uuid(uuid.uuidString)
-        case "Date":
-            let args = try await callArguments(e)
-            if let seconds = args.first(where: { $0.label == "timeIntervalSince1970" })?.value.number { return .date(seconds) }
-            if let seconds = args.first(where: { $0.label == "timeIntervalSinceNow" })?.value.number { return .date(Self.fixedNow + seconds) }
-            if args.isEmpty { return .date(Self.fixedNow) }
-            throw error("Date(...) takes no arguments, timeIntervalSince1970: or timeIntervalSinceNow:", e)
-        case "JSONEncoder", "JSONDecoder":
-            return .object(ObjectBox(type: name, fields: [("outputFormatting", .array([]))]))
-        case "DateFormatter", "ISO8601DateFormatter":
-            // Dates are formatted in UTC with the en_US_POSIX locale whatever these are set to.
-            return .object(ObjectBox(type: name, fields: [("dateFormat", .string("")), ("locale", .null), ("timeZone", .null)]))
-        case "TimeZone":
-            let args = try await callArguments(e)
-            return .string(args.first?.value.stringValue ?? "UTC")
-        case "Data":
-            let args = try await callArguments(e)
-            switch args.first?.value {
-            case .string(let s)?: return .data(Array(s.utf8))
-            case .array(let items)?:
-                var bytes: [UInt8] = []
-                for item in items {
-                    guard case .int(let i) = item, (0...255).contains(i) else { throw error("Data(...) needs bytes (0...255)", e) }
-                    bytes.append(UInt8(i))
-                }
-                return .data(bytes)
-            case .data(let bytes)?: return .data(bytes)
-            case nil: return .data([])
-            default: throw error("Data(...) needs bytes or a string's utf8", e)
-            }
-        case "Set":
-            let args = try await callArguments(e)
-            guard let source = args.first?.value else { return .set([]) }
-            return .set(unique(try sequenceElements(source, e)))
-        case "Dictionary":
-            let args = try await callArguments(e)
-            if let grouping = args.first(where: { $0.label == "grouping" })?.value, case .function(let key)? = args.last?.value {
-                var groups: [(key: Value, value: Value)] = []
-                for element in try sequenceElements(grouping, e) {
-                    let k = try await invoke(key, [CallArgument(label: nil, value: element)], at: e)
-                    if let index = groups.firstIndex(where: { Value.equal($0.key, k) }), case .array(var items) = groups[index].value {
-                        items.append(element)
-                        groups[index].value = .array(items)
-                    } else {
-                        groups.append((k, .array([element])))
-                    }
-                }
-                return .dictionary(groups)
-            }
-            if let pairs = args.first(where: { $0.label == "uniqueKeysWithValues" })?.value {
-                var result: [(key: Value, value: Value)] = []
-                for pair in try sequenceElements(pairs, e) {
-                    guard case .tuple(let items) = pair, items.count == 2 else { throw error("uniqueKeysWithValues needs (key, value) pairs", e) }
-                    if result.contains(where: { Value.equal($0.key, items[0].value) }) { throw error("duplicate key \(items[0].value.debugDescription)", e) }
-                    result.append((items[0].value, items[1].value))
-                }
-                return .dictionary(result)
-            }
-            if args.isEmpty { return .dictionary([]) }
-            throw error("Dictionary(...) supports grouping:by:, uniqueKeysWithValues: and ()", e)
         default:
             return nil
         }

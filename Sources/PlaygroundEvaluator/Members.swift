@@ -62,7 +62,10 @@ extension Interpreter {
         switch base {
         case .type(let typeName):
             if let value = try await userStaticMember(name, of: typeName, node) { return value }
-            if let value = try await builtinStatic(name, of: typeName, nil) { return value }
+            if typeName == "String", name == "init" {
+                // `String.init` as a function value (`numbers.map(String.init)`).
+                return .function(FunctionValue.native("String.init", arity: 1) { [unowned self] values in .string(try await self.text(values[0])) })
+            }
             return try await staticMember(name, of: typeName, node)
         case .structure(let type, _) where isFileType(type):
             throw error("\(type) has no property '\(name)'", node)
@@ -89,7 +92,6 @@ extension Interpreter {
         default:
             if let value = try await surfaceMember(name, of: base, node) { return value }
         }
-        if let value = builtinMember(name, of: base) { return value }
         // Members the table does not list on values with dynamic members.
         switch base {
         case .content(let c):

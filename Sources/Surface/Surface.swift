@@ -19,6 +19,8 @@ public enum Surface {
             "AnyDynamicProfile": "LanguageModelSession.AnyDynamicProfile",
             // A Character is a one-character String in prompt files (String lists isLetter, isNumber...).
             "Character": "String",
+            // CGFloat is evaluated as a Double (as Float is): Double's members (`CGFloat.pi`).
+            "CGFloat": "Double",
         ])
 
     /// Modules a prompt file may import; any other `import` is FM311.

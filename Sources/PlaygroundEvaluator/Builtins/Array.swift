@@ -5,11 +5,6 @@ import SwiftSyntax
 extension Builtins {
     static let arrayBuiltins: [String: Builtin] = arrayQueries.merging(arrayMutations) { a, _ in a }
 
-    /// The count argument of `prefix`/`suffix`/`dropFirst`/`dropLast`: an Int, never negative.
-    private static func count(_ i: Interpreter, _ c: BuiltinCall, _ fallback: Int?) async throws -> Int {
-        try i.countArgument(c.entry.name, try await c.arguments(i), default: fallback, c.callNode)
-    }
-
     static let arrayQueries: [String: Builtin] = [
         "Array.init()": constant(.array([])),
         "Array.init(_:)": { i, c in
@@ -40,13 +35,7 @@ extension Builtins {
         "Array.first": on(array) { _, a, _ in a.first ?? .null },
         "Array.last": on(array) { _, a, _ in a.last ?? .null },
         "Array.description": describe,
-        "Array.joined(separator:)": on(array) { i, a, c in
-            let separator = try await c.arguments(i).value("separator")?.stringValue ?? ""
-            for value in a where value.isContainer { try i.budget.value(value, c.node, rendered: true) }
-            let parts = a.map(\.description)
-            try i.budget.string(bytes: parts.reduce(0) { $0 + $1.utf8.count + separator.utf8.count }, c.node)
-            return .string(parts.joined(separator: separator))
-        },
+        "Array.joined(separator:)": joined,
         "Array.contains(_:)": on(array) { i, a, c in
             let needle = try await c.arguments(i).unlabelled.first ?? .null
             if needle.isContainer { try i.budget.value(.array(a), c.node, rendered: true) }  // comparing walks both
@@ -56,26 +45,50 @@ extension Builtins {
             .array(a.enumerated().map { .tuple([(label: "offset", value: .int($0.offset)), (label: "element", value: $0.element)]) })
         },
         "Array.reversed()": on(array) { _, a, _ in .array(a.reversed()) },
-        "Array.sorted()": on(array) { _, a, _ in
-            // Cancellation is checked while sorting: a million elements take long in a debug build.
-            .array(try a.sorted { try Task.checkCancellation(); return (Value.compare($0, $1) ?? 0) < 0 })
-        },
-        "Array.prefix(_:)": on(array) { i, a, c in .array(Array(a.prefix(try await count(i, c, nil)))) },
-        "Array.suffix(_:)": on(array) { i, a, c in .array(Array(a.suffix(try await count(i, c, nil)))) },
-        "Array.dropFirst(_:)": on(array) { i, a, c in .array(Array(a.dropFirst(try await count(i, c, 1)))) },
-        "Array.dropLast(_:)": on(array) { i, a, c in .array(Array(a.dropLast(try await count(i, c, 1)))) },
+        "Array.sorted()": sortedElements,
+        "Array.prefix(_:)": on(array) { i, a, c in .array(Array(a.prefix(try await countArgument(i, c, nil)))) },
+        "Array.suffix(_:)": on(array) { i, a, c in .array(Array(a.suffix(try await countArgument(i, c, nil)))) },
+        "Array.dropFirst(_:)": on(array) { i, a, c in .array(Array(a.dropFirst(try await countArgument(i, c, 1)))) },
+        "Array.dropLast(_:)": on(array) { i, a, c in .array(Array(a.dropLast(try await countArgument(i, c, 1)))) },
         "Array.randomElement()": on(array) { _, a, _ in a.first ?? .null },
-        "Array.max()": on(array) { _, a, _ in a.max { (Value.compare($0, $1) ?? 0) < 0 } ?? .null },
-        "Array.min()": on(array) { _, a, _ in a.min { (Value.compare($0, $1) ?? 0) < 0 } ?? .null },
+        "Array.max()": maxElement,
+        "Array.min()": minElement,
         "Array.firstIndex(of:)": on(array) { i, a, c in
             let needle = try await c.arguments(i).value("of") ?? .null
             if needle.isContainer { try i.budget.value(.array(a), c.node, rendered: true) }
             return a.firstIndex { Value.equal($0, needle) }.map(Value.int) ?? .null
         },
-        "Array.map(_:)": on(array) { i, a, c in try await i.applyPerElement("map", a, c.callNode) },
-        "Array.filter(_:)": on(array) { i, a, c in try await i.applyPerElement("filter", a, c.callNode) },
-        "Array.compactMap(_:)": on(array) { i, a, c in try await i.applyPerElement("compactMap", a, c.callNode) },
-        "Array.forEach(_:)": on(array) { i, a, c in try await i.applyPerElement("forEach", a, c.callNode) },
+        "Array.lastIndex(of:)": on(array) { i, a, c in
+            let needle = try await c.arguments(i).value("of") ?? .null
+            if needle.isContainer { try i.budget.value(.array(a), c.node, rendered: true) }
+            return a.lastIndex { Value.equal($0, needle) }.map(Value.int) ?? .null
+        },
+        "Array.indices": on(array) { _, a, _ in .range(lower: 0, upper: a.count, closed: false) },
+        "Array.lazy": on(array) { _, a, _ in .array(a) },
+        "Array.split(separator:)": on(array) { i, a, c in
+            let separator = try await c.arguments(i).value("separator") ?? .null
+            return .array(a.split { Value.equal($0, separator) }.map { .array(Array($0)) })
+        },
+        "Array.map(_:)": map,
+        "Array.filter(_:)": filter,
+        "Array.compactMap(_:)": compactMap,
+        "Array.flatMap(_:)": flatMap,
+        "Array.forEach(_:)": forEach,
+        "Array.sorted(by:)": sortedElements,
+        "Array.reduce(_:_:)": reduce,
+        "Array.reduce(into:_:)": reduceInto,
+        "Array.first(where:)": firstWhere,
+        "Array.last(where:)": lastWhere,
+        "Array.firstIndex(where:)": firstIndexWhere,
+        "Array.lastIndex(where:)": lastIndexWhere,
+        "Array.contains(where:)": containsWhere,
+        "Array.allSatisfy(_:)": allSatisfy,
+        "Array.min(by:)": minElement,
+        "Array.max(by:)": maxElement,
+        "Array.count(where:)": countWhere,
+        "Array.prefix(while:)": prefixWhile,
+        "Array.drop(while:)": dropWhile,
+        "Array.shuffled()": shuffled,
     ]
 
     static let arrayMutations: [String: Builtin] = [
@@ -133,6 +146,30 @@ extension Builtins {
             try await i.assign(to: c.baseExpr!, .array([]))
             return .null
         },
+        "Array.removeAll(where:)": removeAllWhere,
+        "Array.sort()": sortInPlace,
+        "Array.sort(by:)": sortInPlace,
+        "Array.shuffle()": on(array) { i, a, c in
+            var a = a
+            a.shuffle(using: &i.random)
+            try await i.assign(to: c.baseExpr!, .array(a))
+            return .null
+        },
+        "Array.popLast()": on(array) { i, a, c in
+            guard let last = a.last else { return .null }
+            try await i.assign(to: c.baseExpr!, .array(Array(a.dropLast())))
+            return last
+        },
+        "Array.swapAt(_:_:)": on(array) { i, a, c in
+            var a = a
+            let args = try await c.arguments(i).unlabelled
+            guard args.count == 2, case .int(let x) = args[0], case .int(let y) = args[1], a.indices.contains(x), a.indices.contains(y) else {
+                throw i.error("swapAt needs two valid indexes", c.node)
+            }
+            a.swapAt(x, y)
+            try await i.assign(to: c.baseExpr!, .array(a))
+            return .null
+        },
     ]
 }
 
@@ -142,23 +179,4 @@ private func removalCount(_ i: Interpreter, _ a: [Value], _ c: BuiltinCall, _ na
     guard k >= 0 else { throw i.error("number of elements to remove should be non-negative, not \(k)", c.node) }
     guard k <= a.count else { throw i.error("can't remove \(k) elements from a collection of \(a.count)", c.node) }
     return k
-}
-
-extension Interpreter {
-    /// `map`, `filter`, `compactMap`, `forEach`: the closure (trailing or the argument) per element.
-    func applyPerElement(_ name: String, _ elements: [Value], _ e: FunctionCallExprSyntax) async throws -> Value {
-        guard let closure = e.trailingClosure ?? e.arguments.first.flatMap({ $0.expression.as(ClosureExprSyntax.self) }) else {
-            throw error("\(name) needs a closure", e)
-        }
-        var results: [Value] = []
-        for element in elements {
-            let result = try await apply(closure, [element])
-            switch name {
-            case "filter": if case .bool(true) = result { results.append(element) }
-            case "compactMap": if !result.isNull { results.append(result) }
-            default: results.append(result)
-            }
-        }
-        return name == "forEach" ? .null : .array(results)
-    }
 }

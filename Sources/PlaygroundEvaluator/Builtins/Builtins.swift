@@ -34,7 +34,7 @@ enum Builtins {
     static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
         for group in [swiftBuiltins, systemLanguageModelBuiltins, serverModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins,
-                      agenticBuiltins, skillsBuiltins, evaluationsBuiltins, standardLibraryBuiltins, foundationBuiltins, optionalBuiltins] {
+                      agenticBuiltins, skillsBuiltins, evaluationsBuiltins, foundationBuiltins, optionalBuiltins] {
             all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
         }
         return all
@@ -158,7 +158,7 @@ extension Value {
         case .bool: "Bool"
         case .array: "Array"
         case .dictionary: "Dictionary"
-        case .range: "Range"
+        case .range, .doubleRange: "Range"
         case .data: "Data"
         case .content: "GeneratedContent"
         case .model: "SystemLanguageModel"

@@ -47,26 +47,24 @@ extension Builtins {
         "Transcript.first": on(transcript) { _, t, _ in t.first.map(Value.transcriptEntry) ?? .null },
         "Transcript.last": on(transcript) { _, t, _ in t.last.map(Value.transcriptEntry) ?? .null },
         "Transcript.entries": on(transcript) { _, t, _ in .array(t.map(Value.transcriptEntry)) },
-        // A transcript is a collection of entries: the array algorithms over its entries.
-        "Transcript.map(_:)": on(transcript) { i, t, c in try await i.applyPerElement("map", t.map(Value.transcriptEntry), c.callNode) },
-        "Transcript.compactMap(_:)": on(transcript) { i, t, c in try await i.applyPerElement("compactMap", t.map(Value.transcriptEntry), c.callNode) },
-        "Transcript.filter(_:)": on(transcript) { i, t, c in try await i.applyPerElement("filter", t.map(Value.transcriptEntry), c.callNode) },
-        "Transcript.contains(where:)": transcriptAlgorithm,
-        "Transcript.first(where:)": transcriptAlgorithm,
-        "Transcript.last(where:)": transcriptAlgorithm,
+        // A transcript is a collection of entries: the shared sequence algorithms (Sequence.swift) over its entries.
+        "Transcript.map(_:)": map,
+        "Transcript.compactMap(_:)": compactMap,
+        "Transcript.filter(_:)": filter,
+        "Transcript.contains(where:)": containsWhere,
+        "Transcript.first(where:)": firstWhere,
+        "Transcript.last(where:)": lastWhere,
         "Transcript.reversed()": transcriptAsArray,
         "Transcript.prefix(_:)": transcriptAsArray,
         "Transcript.suffix(_:)": transcriptAsArray,
         "Transcript.dropFirst(_:)": transcriptAsArray,
         "Transcript.dropLast(_:)": transcriptAsArray,
-        "Transcript.forEach(_:)": transcriptAsArray,
-        "Transcript.allSatisfy(_:)": transcriptAsArray,
-        "Transcript.count(where:)": transcriptAsArray,
-        "Transcript.firstIndex(where:)": transcriptAsArray,
+        "Transcript.forEach(_:)": forEach,
+        "Transcript.allSatisfy(_:)": allSatisfy,
+        "Transcript.count(where:)": countWhere,
+        "Transcript.firstIndex(where:)": firstIndexWhere,
         "Transcript.description": on(transcript) { _, t, _ in .string(t.description) },
-        "Transcript.enumerated()": on(transcript) { _, t, _ in
-            .array(t.enumerated().map { .tuple([(label: "offset", value: .int($0.offset)), (label: "element", value: .transcriptEntry($0.element))]) })
-        },
+        "Transcript.enumerated()": enumerated,
         "Transcript.Entry.description": describe,
         // An entry case's payload is the entry itself: these answer the payload's members.
         "Transcript.ToolCall.toolName": toolCallField("toolName"),
@@ -113,15 +111,6 @@ extension Builtins {
         on({ if case .structure("Transcript.ToolCall", let fields) = $0 { fields } else { nil } }) { _, fields, _ in
             fields.first { $0.name == name }?.value ?? .null
         }
-    }
-
-    /// `transcript.first(where:)` and the like: the array algorithm over the entries.
-    static let transcriptAlgorithm: Builtin = { i, c in
-        guard case .transcript(let t) = c.base, let baseExpr = c.baseExpr, let call = c.call,
-              let value = try await i.collectionMethod(c.entry.name, of: .array(t.map(Value.transcriptEntry)), baseExpr: baseExpr, call) else {
-            throw i.error("'\(c.entry.selector)' is not available on \(c.base.description.prefix(40))", c.node)
-        }
-        return value
     }
 
     /// The Array implementation of the same member, over the entries (a transcript is a collection of entries).

@@ -1,30 +1,65 @@
+import Foundation
 import JSON
 import SwiftSyntax
 
 /// Set and the Foundation value types (Surface/Table/Foundation.swift), one implementation per entry.
-/// The collection algorithms a set shares with arrays (`map`, `filter`, `sorted`, `reduce`...) run the
-/// one implementation of them in `Collections.swift`; initializers are `Foundation.swift`'s.
+/// The collection algorithms a set shares with arrays (`map`, `filter`, `sorted`, `reduce`...) are the
+/// shared implementations of `Sequence.swift`.
 extension Builtins {
     /// The Foundation classes whose instances are `ObjectBox`es the table describes.
     static let foundationObjectTypes: Set<String> = ["JSONEncoder", "JSONDecoder", "DateFormatter", "ISO8601DateFormatter"]
 
     static let foundationBuiltins: [String: Builtin] = {
-        var all: [String: Builtin] = [:]
-        for id in ["Set.init()", "Set.init(_:)", "Date.init()", "Date.init(timeIntervalSince1970:)", "Date.init(timeIntervalSinceNow:)",
-                   "UUID.init()", "UUID.init(uuidString:)", "JSONEncoder.init()", "JSONDecoder.init()", "DateFormatter.init()",
-                   "ISO8601DateFormatter.init()", "TimeZone.init(identifier:)"] {
-            all[id] = forwardInit
-        }
-        for name in ["sorted()", "sorted(by:)", "min()", "max()", "min(by:)", "max(by:)", "map(_:)", "compactMap(_:)", "flatMap(_:)",
-                     "filter(_:)", "forEach(_:)", "reduce(_:_:)", "reduce(into:_:)", "first(where:)", "contains(where:)", "allSatisfy(_:)",
-                     "count(where:)", "joined(separator:)"] {
-            all["Set." + name] = forwardMethod
+        var all = foundationInitializers
+        for (name, implementation) in ["sorted()": sortedElements, "sorted(by:)": sortedElements, "min()": minElement, "max()": maxElement,
+                                       "min(by:)": minElement, "max(by:)": maxElement, "map(_:)": map, "compactMap(_:)": compactMap,
+                                       "flatMap(_:)": flatMap, "filter(_:)": filter, "forEach(_:)": forEach, "reduce(_:_:)": reduce,
+                                       "reduce(into:_:)": reduceInto, "first(where:)": firstWhere, "contains(where:)": containsWhere,
+                                       "allSatisfy(_:)": allSatisfy, "count(where:)": countWhere, "joined(separator:)": joined] {
+            all["Set." + name] = implementation
         }
         all.merge(setBuiltins) { _, _ in preconditionFailure("Set entry registered twice") }
         all.merge(dateBuiltins) { _, _ in preconditionFailure("Date entry registered twice") }
         all.merge(codingBuiltins) { _, _ in preconditionFailure("coding entry registered twice") }
         return all
     }()
+
+    static let foundationInitializers: [String: Builtin] = [
+        "Set.init()": constant(.set([])),
+        "Set.init(_:)": { i, c in
+            guard let source = try await c.arguments(i).unlabelled.first else { return .set([]) }
+            return .set(i.unique(try i.sequenceElements(source, c.node)))
+        },
+        "Date.init()": constant(.date(Interpreter.fixedNow)),
+        "Date.init(timeIntervalSince1970:)": { i, c in
+            guard let seconds = try await c.arguments(i).value("timeIntervalSince1970")?.number else { throw i.error("Date(timeIntervalSince1970:) needs seconds", c.node) }
+            return .date(seconds)
+        },
+        "Date.init(timeIntervalSinceNow:)": { i, c in
+            guard let seconds = try await c.arguments(i).value("timeIntervalSinceNow")?.number else { throw i.error("Date(timeIntervalSinceNow:) needs seconds", c.node) }
+            return .date(Interpreter.fixedNow + seconds)
+        },
+        "UUID.init()": { i, _ in
+            var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &i.random) }
+            bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
+            bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
+            let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                                   bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            return .uuid(uuid.uuidString)
+        },
+        "UUID.init(uuidString:)": { i, c in
+            guard let text = try await c.arguments(i).value("uuidString")?.stringValue else { throw i.error("UUID(uuidString:) needs a string", c.node) }
+            return UUID(uuidString: text).map { .uuid($0.uuidString) } ?? .null
+        },
+        "JSONEncoder.init()": { _, _ in .object(ObjectBox(type: "JSONEncoder", fields: [("outputFormatting", .array([]))])) },
+        "JSONDecoder.init()": { _, _ in .object(ObjectBox(type: "JSONDecoder", fields: [("outputFormatting", .array([]))])) },
+        // Dates are formatted in UTC with the en_US_POSIX locale whatever these are set to.
+        "DateFormatter.init()": { _, _ in .object(ObjectBox(type: "DateFormatter", fields: [("dateFormat", .string("")), ("locale", .null), ("timeZone", .null)])) },
+        "ISO8601DateFormatter.init()": { _, _ in
+            .object(ObjectBox(type: "ISO8601DateFormatter", fields: [("dateFormat", .string("")), ("locale", .null), ("timeZone", .null)]))
+        },
+        "TimeZone.init(identifier:)": { i, c in .string(try await c.arguments(i).value("identifier")?.stringValue ?? "UTC") },
+    ]
 
     static func set(_ value: Value) -> [Value]? { if case .set(let items) = value { items } else { nil } }
     static func date(_ value: Value) -> Double? { if case .date(let seconds) = value { seconds } else { nil } }
@@ -97,6 +132,15 @@ extension Builtins {
         },
     ]
 
+    /// A date as text in the en_US_POSIX locale and UTC.
+    static func dateText(_ seconds: Double, format: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = format
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    }
+
     static let dateBuiltins: [String: Builtin] = [
         "Date.now": constant(.date(Interpreter.fixedNow)),
         "Date.distantPast": constant(.date(-62_135_769_600)),
@@ -111,16 +155,16 @@ extension Builtins {
             guard let interval = try await c.arguments(i).unlabelled.first?.number else { throw i.error("addingTimeInterval needs seconds", c.node) }
             return .date(seconds + interval)
         },
-        "Date.formatted()": on(date) { _, seconds, _ in .string(Interpreter.dateText(seconds, format: "M/d/yyyy, h:mm a")) },
+        "Date.formatted()": on(date) { _, seconds, _ in .string(dateText(seconds, format: "M/d/yyyy, h:mm a")) },
         "UUID.uuidString": { _, c in .string(c.base.description) },
         "UUID.description": { _, c in .string(c.base.description) },
         "DateFormatter.string(from:)": on(box) { i, box, c in
             guard case .date(let seconds)? = try await c.arguments(i).value("from") else { throw i.error("string(from:) needs a Date", c.node) }
-            return .string(Interpreter.dateText(seconds, format: box.field("dateFormat")?.stringValue ?? ""))
+            return .string(dateText(seconds, format: box.field("dateFormat")?.stringValue ?? ""))
         },
         "ISO8601DateFormatter.string(from:)": on(box) { i, _, c in
             guard case .date(let seconds)? = try await c.arguments(i).value("from") else { throw i.error("string(from:) needs a Date", c.node) }
-            return .string(Interpreter.dateText(seconds, format: "yyyy-MM-dd'T'HH:mm:ss'Z'"))
+            return .string(dateText(seconds, format: "yyyy-MM-dd'T'HH:mm:ss'Z'"))
         },
         // A formatter's settings are fields of its box (assignment writes them there).
         "DateFormatter.dateFormat": on(box) { _, box, _ in box.field("dateFormat") ?? .string("") },

@@ -1,10 +1,17 @@
 import Foundation
 import FoundationModelsRuntime
 
-/// The standard library and Foundation entries of `Surface.table` (Table/Swift.swift).
+/// The standard library and Foundation entries of `Surface.table` (Table/Swift.swift): the groups of
+/// `String.swift`, `Numbers.swift`, `Array.swift`, `Dictionary.swift`, `Range.swift`, and here print,
+/// Data, Locale, errors and the math functions.
 extension Builtins {
-    static let swiftBuiltins: [String: Builtin] = stringBuiltins.merging(numberBuiltins) { a, _ in a }
-        .merging(arrayBuiltins) { a, _ in a }.merging(otherSwiftBuiltins) { a, _ in a }.merging(mathBuiltins) { a, _ in a }
+    static let swiftBuiltins: [String: Builtin] = {
+        var all: [String: Builtin] = [:]
+        for group in [stringBuiltins, stringMembers, numberBuiltins, arrayBuiltins, dictionaryBuiltins, rangeBuiltins, otherSwiftBuiltins, mathBuiltins] {
+            all.merge(group) { _, _ in preconditionFailure("a Swift entry is registered twice") }
+        }
+        return all
+    }()
 
     static let string: @Sendable (Value) -> String? = { if case .string(let s) = $0 { s } else { nil } }
     static let array: @Sendable (Value) -> [Value]? = { if case .array(let a) = $0 { a } else { nil } }
@@ -13,145 +20,6 @@ extension Builtins {
 
     /// `description` of any value.
     static let describe: Builtin = { _, c in .string(c.base.description) }
-
-    static let stringBuiltins: [String: Builtin] = [
-        "String.init()": constant(.string("")),
-        "String.init(_:)": { i, c in
-            let args = try await c.arguments(i)
-            if args.unlabelled.count == 1, case .array(let characters) = args.unlabelled[0], !characters.isEmpty,
-               characters.allSatisfy({ $0.stringValue?.count == 1 }) {
-                return .string(characters.compactMap(\.stringValue).joined())  // String(characters)
-            }
-            return try await describing(i, c, args.unlabelled.first)
-        },
-        "String.init(describing:)": { i, c in try await describing(i, c, try await c.arguments(i).value("describing")) },
-        "String.init(repeating:count:)": { i, c in
-            let args = try await c.arguments(i)
-            let given = try i.intArgument(args.value("count"), "String(repeating:count:)", c.node)
-            let count = try i.checked(c.node) { () throws(Arithmetic.Failure) in
-                try Arithmetic.count(given, Arithmetic.negativeCountMessages["String(repeating:count:)"]!)
-            }
-            return .string(try i.budget.repeating((args.value("repeating") ?? .string("")).description, count: count, c.node))
-        },
-        "String.init(data:encoding:)": { i, c in
-            // Optional: nil when the bytes are not valid UTF-8.
-            guard case .data(let bytes)? = try await c.arguments(i).value("data") else { throw i.error("String(data:encoding:) needs Data", c.node) }
-            return String(validating: bytes, as: UTF8.self).map(Value.string) ?? .null
-        },
-        "String.count": on(string) { _, s, _ in .int(s.count) },
-        "String.isEmpty": on(string) { _, s, _ in .bool(s.isEmpty) },
-        "String.description": describe,
-        "String.uppercased()": on(string) { _, s, _ in .string(s.uppercased()) },
-        "String.lowercased()": on(string) { _, s, _ in .string(s.lowercased()) },
-        "String.hasPrefix(_:)": on(string) { i, s, c in .bool(s.hasPrefix(try await c.arguments(i).unlabelled.first?.stringValue ?? "")) },
-        "String.hasSuffix(_:)": on(string) { i, s, c in .bool(s.hasSuffix(try await c.arguments(i).unlabelled.first?.stringValue ?? "")) },
-        "String.contains(_:)": on(string) { i, s, c in .bool(s.contains(try await c.arguments(i).unlabelled.first?.stringValue ?? "")) },
-        "String.split(separator:)": on(string) { i, s, c in
-            let separator = try await c.arguments(i).value("separator")?.stringValue ?? " "
-            return .array(s.components(separatedBy: separator).filter { !$0.isEmpty }.map(Value.string))
-        },
-        "String.replacingOccurrences(of:with:)": on(string) { i, s, c in
-            let args = try await c.arguments(i)
-            let target = args.value("of")?.stringValue ?? "", replacement = args.value("with")?.stringValue ?? ""
-            if !target.isEmpty, replacement.utf8.count > target.utf8.count {
-                // At most every occurrence grows: bound the result before building it.
-                let (grown, overflow) = (s.utf8.count / target.utf8.count).multipliedReportingOverflow(by: replacement.utf8.count)
-                if overflow || grown > i.budget.limits.maximumStringBytes {
-                    let occurrences = s.components(separatedBy: target).count - 1
-                    try i.budget.string(bytes: s.utf8.count + occurrences * (replacement.utf8.count - target.utf8.count), c.node)
-                }
-            }
-            return .string(s.replacingOccurrences(of: target, with: replacement))
-        },
-        "String.trimmingCharacters(in:)": on(string) { i, s, c in
-            let set = try await c.arguments(i).value("in") ?? .enumCase(type: "CharacterSet", name: "whitespacesAndNewlines", payload: [])
-            return .string(s.trimmingCharacters(in: try i.characterSet(set, c.node)))
-        },
-        "String.append(_:)": on(string) { i, s, c in try await appendText(i, s, c, try await c.arguments(i).unlabelled.first) },
-        "String.append(contentsOf:)": on(string) { i, s, c in try await appendText(i, s, c, try await c.arguments(i).value("contentsOf")) },
-        "String.Encoding.utf8": constant(.enumCase(type: "String.Encoding", name: "utf8", payload: [])),
-        "CharacterSet.whitespacesAndNewlines": constant(.enumCase(type: "CharacterSet", name: "whitespacesAndNewlines", payload: [])),
-        "CharacterSet.whitespaces": constant(.enumCase(type: "CharacterSet", name: "whitespaces", payload: [])),
-        "CharacterSet.newlines": constant(.enumCase(type: "CharacterSet", name: "newlines", payload: [])),
-        "CharacterSet.punctuationCharacters": constant(.enumCase(type: "CharacterSet", name: "punctuationCharacters", payload: [])),
-        "CharacterSet.decimalDigits": constant(.enumCase(type: "CharacterSet", name: "decimalDigits", payload: [])),
-        "CharacterSet.letters": constant(.enumCase(type: "CharacterSet", name: "letters", payload: [])),
-        "CharacterSet.alphanumerics": constant(.enumCase(type: "CharacterSet", name: "alphanumerics", payload: [])),
-        "CharacterSet.union(_:)": { i, c in
-            let other = try await c.arguments(i).unlabelled.first ?? .null
-            return .enumCase(type: "CharacterSet", name: "union", payload: [(label: nil, value: c.base), (label: nil, value: other)])
-        },
-    ]
-
-    /// `String(x)`, `String(describing: x)`: the value's text, within the string budget.
-    static func describing(_ i: Interpreter, _ c: BuiltinCall, _ value: Value?) async throws -> Value {
-        if let value, value.isContainer { try i.budget.value(value, c.node, rendered: true) }
-        return .string(try await i.text(value ?? .string("")))
-    }
-
-    static func appendText(_ i: Interpreter, _ s: String, _ c: BuiltinCall, _ value: Value?) async throws -> Value {
-        let addition = (value ?? .string("")).description
-        try i.budget.string(bytes: s.utf8.count + addition.utf8.count, c.node)
-        try await i.assign(to: c.baseExpr!, .string(s + addition))
-        return .null
-    }
-
-    /// Static numeric constants (`Int.max`, `Double.nan`...), defined once in `Arithmetic.staticMember`.
-    static let numericConstant: Builtin = { i, c in
-        guard let value = Arithmetic.staticMember(c.entry.name, of: c.entry.owner) else {
-            throw i.error("\(c.entry.id) has no value in Arithmetic.staticMember", c.node)
-        }
-        return value
-    }
-
-    static let numberBuiltins: [String: Builtin] = [
-        "Int.init(_:)": { i, c in
-            switch try await c.arguments(i).unlabelled.first {
-            case .int(let n): return .int(n)
-            case .double(let d): return .int(try i.checked(c.node) { () throws(Arithmetic.Failure) in try Arithmetic.integer(d) })
-            case .string(let s): return Int(s).map(Value.int) ?? .null
-            default: throw i.error("Int(...) needs a number or a string", c.node)
-            }
-        },
-        "Int.min": numericConstant,
-        "Int.max": numericConstant,
-        "Int.zero": numericConstant,
-        "Int.description": describe,
-        "Double.init(_:)": { i, c in try await toDouble(i, c, "Double") },
-        "Double.nan": numericConstant,
-        "Double.infinity": numericConstant,
-        "Double.pi": numericConstant,
-        "Double.greatestFiniteMagnitude": numericConstant,
-        "Double.leastNonzeroMagnitude": numericConstant,
-        "Double.ulpOfOne": numericConstant,
-        "Double.zero": numericConstant,
-        "Double.description": describe,
-        "Float.init(_:)": { i, c in try await toDouble(i, c, "Float") },
-        "Float.nan": numericConstant,
-        "Float.infinity": numericConstant,
-        "Float.pi": numericConstant,
-        "Float.greatestFiniteMagnitude": numericConstant,
-        "Float.zero": numericConstant,
-        "Bool.init(_:)": { i, c in
-            switch try await c.arguments(i).unlabelled.first {
-            case .bool(let b): return .bool(b)
-            case .string(let s): return Bool(s).map(Value.bool) ?? .null
-            default: throw i.error("Bool(...) needs a Bool or a string", c.node)
-            }
-        },
-        "Bool.description": describe,
-        "Bool.toggle()": on({ if case .bool(let b) = $0 { b } else { nil } }) { i, b, c in
-            try await i.assign(to: c.baseExpr!, .bool(!b))
-            return .null
-        },
-    ]
-
-    static func toDouble(_ i: Interpreter, _ c: BuiltinCall, _ name: String) async throws -> Value {
-        let args = try await c.arguments(i)
-        if let s = args.unlabelled.first?.stringValue { return Double(s).map(Value.double) ?? .null }
-        guard let n = args.unlabelled.first?.number else { throw i.error("\(name)(...) needs a number or a string", c.node) }
-        return .double(n)
-    }
 
     static let localeIdentifier: @Sendable (Value) -> String? = { Value.localeIdentifier($0) }
 
@@ -204,20 +72,21 @@ extension Builtins {
             i.recorder.recordPrint(i.site(c.callNode), text: text, value: args.unlabelled.count == 1 ? args.unlabelled[0] : .string(text))
             return .null
         },
-        "Dictionary.count": on(dictionary) { _, d, _ in .int(d.count) },
-        "Dictionary.isEmpty": on(dictionary) { _, d, _ in .bool(d.isEmpty) },
-        "Dictionary.keys": on(dictionary) { _, d, _ in .array(d.map(\.key)) },
-        "Dictionary.values": on(dictionary) { _, d, _ in .array(d.map(\.value)) },
-        "Dictionary.description": describe,
-        "Dictionary.removeValue(forKey:)": on(dictionary) { i, d, c in
-            var pairs = d
-            let key = try await c.arguments(i).value("forKey") ?? .null
-            guard let index = pairs.firstIndex(where: { Value.equal($0.key, key) }) else { return .null }
-            let removed = pairs.remove(at: index).value
-            try await i.assign(to: c.baseExpr!, .dictionary(pairs))
-            return removed
+        "Data.init(_:)": { i, c in
+            switch try await c.arguments(i).unlabelled.first {
+            case .string(let s)?: return .data(Array(s.utf8))
+            case .array(let items)?:
+                var bytes: [UInt8] = []
+                for item in items {
+                    guard case .int(let n) = item, (0...255).contains(n) else { throw i.error("Data(...) needs bytes (0...255)", c.node) }
+                    bytes.append(UInt8(n))
+                }
+                return .data(bytes)
+            case .data(let bytes)?: return .data(bytes)
+            case nil: return .data([])
+            default: throw i.error("Data(...) needs bytes or a string's utf8", c.node)
+            }
         },
-        "Range.description": describe,
         "Data.count": on({ if case .data(let d) = $0 { d } else { nil } }) { _, d, _ in .int(d.count) },
         "Data.isEmpty": on({ if case .data(let d) = $0 { d } else { nil } }) { _, d, _ in .bool(d.isEmpty) },
         "Locale.init(identifier:)": { i, c in

@@ -112,6 +112,7 @@ extension Surface {
             MemberSpec("static var pi: Float", "Pi, rounded to a Float."),
             MemberSpec("static var greatestFiniteMagnitude: Float", "The largest finite Float."),
             MemberSpec("static var zero: Float", "0.0."),
+            MemberSpec("static func random(in: Range) -> Float", "A number from the seeded generator in the range."),
         ]),
         SurfaceType(.struct, "Bool", .swift, module: "Swift", "true or false.", [
             MemberSpec("init(_: Any)", "A Bool, or the string \"true\"/\"false\" parsed (nil otherwise)."),

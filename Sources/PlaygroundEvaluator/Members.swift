@@ -58,6 +58,10 @@ extension Interpreter {
 
     func member(_ name: String, of base: Value, _ node: some SyntaxProtocol) async throws -> Value {
         if let value = try await evaluationsMember(name, of: base, node) { return value }
+        if case .object(let box) = base, Builtins.foundationObjectTypes.contains(box.type), types.type(box.type) == nil,
+           let value = try await surfaceMember(name, of: base, node) {
+            return value  // a Foundation object's properties are its table entries (NumberFormatter computes its defaults)
+        }
         if let value = try await userMember(name, of: base, node) { return value }
         switch base {
         case .type(let typeName):

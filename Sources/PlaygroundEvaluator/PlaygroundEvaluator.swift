@@ -33,7 +33,7 @@ public struct PlaygroundEvaluator: Sendable {
 
     public var configuration: EvaluationConfiguration
     /// Bumped whenever evaluation semantics or the cached form change, so old cache entries are ignored.
-    static let cacheVersion = "fmplay-results-8"
+    static let cacheVersion = "fmplay-results-9"
 
     public init(configuration: EvaluationConfiguration) { self.configuration = configuration }
 

@@ -12,9 +12,9 @@ public struct EvaluationResult: Sendable, Hashable {
     public var column: Int
     public var endLine: Int
     public var endColumn: Int
-    /// The same range as UTF-8 offsets in the evaluated text: set for every result the evaluator
-    /// records (the language server places results by it); not part of the JSON form, so nil for
-    /// results read back from `fmplay run --format json`.
+    /// The same range as UTF-8 byte offsets in the evaluated text (`startOffset`/`endOffset` in the
+    /// JSON form): set for every result the evaluator records; the language server places results by
+    /// it, the result cache keeps it in content coordinates. Nil only for JSON written without it.
     public var offsets: Range<Int>?
     /// How many results this source location recorded before this one in the block (loop iteration).
     public var iteration: Int
@@ -135,11 +135,16 @@ public enum EvaluationEvent: Sendable {
 
 extension EvaluationResult {
     public var jsonValue: JSONValue {
-        var object: JSONObject = [
-            "line": .int(line), "column": .int(column), "endLine": .int(endLine), "endColumn": .int(endColumn),
-            "iteration": .int(iteration), "kind": .string(kind.rawValue),
-            "type": typeName.map(JSONValue.string) ?? .null, "content": content, "text": .string(text),
-        ]
+        var object: JSONObject = ["line": .int(line), "column": .int(column), "endLine": .int(endLine), "endColumn": .int(endColumn)]
+        if let offsets {
+            object["startOffset"] = .int(offsets.lowerBound)
+            object["endOffset"] = .int(offsets.upperBound)
+        }
+        object["iteration"] = .int(iteration)
+        object["kind"] = .string(kind.rawValue)
+        object["type"] = typeName.map(JSONValue.string) ?? .null
+        object["content"] = content
+        object["text"] = .string(text)
         if let usage {
             var counts: JSONObject = ["promptTokens": .int(usage.promptTokens), "cachedTokens": .int(usage.cachedTokens),
                                       "responseTokens": .int(usage.responseTokens)]
@@ -185,6 +190,9 @@ extension EvaluationResult {
         if let report = json["evaluation"] { evaluation = EvaluationReport(json: report) }
         renderedPrompt = json["renderedPrompt"]?.stringValue
         stopReason = json["stopReason"]?.stringValue
+        if let lower = json["startOffset"]?.intValue, let upper = json["endOffset"]?.intValue, 0 <= lower, lower <= upper {
+            offsets = lower..<upper
+        }
     }
 }
 

@@ -32,27 +32,19 @@ public struct ResultCache: Sendable {
     static func decode(_ bytes: [UInt8], key: String) -> [EvaluationResult]? {
         guard let newline = bytes.firstIndex(of: 0x0A),
               let header = try? JSONValue.parse(Array(bytes[..<newline])),
-              header["version"]?.intValue == 2, header["key"]?.stringValue == key else { return nil }
+              header["version"]?.intValue == 3, header["key"]?.stringValue == key else { return nil }
         let body = Array(bytes[(newline + 1)...])
         guard header["sha256"]?.stringValue == SHA256.hex(body),
               let json = try? JSONValue.parse(body), let items = json["results"]?.arrayValue else { return nil }
-        var results = items.compactMap(EvaluationResult.init(json:))
-        // Each result's range as UTF-8 offsets (the evaluator stores them in content coordinates).
-        guard results.count == items.count, let offsets = json["offsets"]?.arrayValue, offsets.count == results.count else { return nil }
-        for (index, pair) in offsets.enumerated() {
-            guard let bounds = pair.arrayValue, bounds.count == 2, let lower = bounds[0].intValue, let upper = bounds[1].intValue,
-                  0 <= lower, lower <= upper else { return nil }
-            results[index].offsets = lower..<upper
-        }
+        // Every result carries its range as UTF-8 offsets (the evaluator stores them in content coordinates).
+        let results = items.compactMap(EvaluationResult.init(json:))
+        guard results.count == items.count, results.allSatisfy({ $0.offsets != nil }) else { return nil }
         return results
     }
 
     static func encode(_ results: [EvaluationResult], key: String) -> [UInt8] {
-        let offsets = results.map { result -> JSONValue in
-            result.offsets.map { .array([.int($0.lowerBound), .int($0.upperBound)]) } ?? .null
-        }
-        let body = Array((["results": .array(results.map(\.jsonValue)), "offsets": .array(offsets)] as JSONValue).serialized().utf8)
-        let header: JSONValue = ["version": 2, "key": .string(key), "sha256": .string(SHA256.hex(body))]
+        let body = Array((["results": .array(results.map(\.jsonValue))] as JSONValue).serialized().utf8)
+        let header: JSONValue = ["version": 3, "key": .string(key), "sha256": .string(SHA256.hex(body))]
         return Array(header.serialized().utf8) + [0x0A] + body
     }
 

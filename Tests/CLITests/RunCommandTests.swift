@@ -30,7 +30,7 @@ final class RunCommandTests: XCTestCase {
         XCTAssertEqual(zeroTimings(json).serialized(pretty: true) + "\n", expected)
         // The contract's fields are present.
         let result = json["files"]?[0]?["blocks"]?[0]?["results"]?[0]
-        for field in ["line", "column", "iteration", "kind", "type", "content", "text"] {
+        for field in ["line", "column", "startOffset", "endOffset", "iteration", "kind", "type", "content", "text"] {
             XCTAssertNotNil(result?[field], field)
         }
     }

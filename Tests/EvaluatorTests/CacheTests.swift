@@ -1,4 +1,5 @@
 import FoundationModelsRuntime
+import JSON
 import PlaygroundEvaluator
 import PlaygroundResults
 import XCTest
@@ -27,6 +28,27 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(warm.blocks.map(\.cached), [true, true])
         XCTAssertEqual(warm.blocks.map(\.results), cold.blocks.map(\.results))
         XCTAssertEqual(model.receivedRequests.count, 1, "the cached run makes no model calls")
+    }
+
+    /// The JSON form (`fmplay run --format json`, the worker's pipe, the cache) carries each result's
+    /// UTF-8 offsets: read back, a result is equal to the one recorded and its offsets cover its call.
+    func testJSONFormCarriesTheResultsOffsets() async throws {
+        let run = await evaluate(source, model: ScriptedLanguageModel())
+        let results = run.blocks.flatMap(\.results)
+        XCTAssertEqual(results.map(\.kind), [.response, .print, .print])
+        let bytes = Array(source.utf8)
+        for result in results {
+            let offsets = try XCTUnwrap(result.offsets, "\(result.kind) at line \(result.line)")
+            XCTAssertEqual(result.jsonValue["startOffset"]?.intValue, offsets.lowerBound)
+            XCTAssertEqual(result.jsonValue["endOffset"]?.intValue, offsets.upperBound)
+            XCTAssertEqual(EvaluationResult(json: result.jsonValue), result)
+            let text = String(decoding: bytes[offsets], as: UTF8.self)
+            XCTAssertTrue(text.hasPrefix(result.kind == .print ? "print(" : "try await session.respond(")
+                          || text.hasPrefix("session.respond("), text)
+        }
+        var withoutOffsets = results[0].jsonValue
+        if case .object(var object) = withoutOffsets { object["startOffset"] = nil; object["endOffset"] = nil; withoutOffsets = .object(object) }
+        XCTAssertNil(EvaluationResult(json: withoutOffsets)?.offsets, "JSON written without them reads back without them")
     }
 
     /// Cached results are placed where the block and the declarations they came from are now:

@@ -210,9 +210,9 @@ struct LintReport {
     private static func sarifRegion(_ source: SourceText, _ range: SourceRange) -> JSONValue {
         [
             "startLine": .int(range.start.line),
-            "startColumn": .int(source.utf16Column(at: range.start.offset) + 1),
+            "startColumn": .int(source.lineAndColumn(of: range.start.offset, in: .utf16CodeUnits).column + 1),
             "endLine": .int(range.end.line),
-            "endColumn": .int(source.utf16Column(at: range.end.offset) + 1),
+            "endColumn": .int(source.lineAndColumn(of: range.end.offset, in: .utf16CodeUnits).column + 1),
         ]
     }
 

@@ -75,40 +75,13 @@ public struct RunCommand: AsyncParsableCommand {
     public func run() async throws {
         let (block, model, temperature, maxTokens, timeout, noCache) =
             (options.block, options.model, options.temperature, options.maxTokens, options.timeout, options.noCache)
-        let samples = options.samples ?? 1
         let seed = options.seed ?? GenerationOptions.defaultSeed
         let environment = ProcessInfo.processInfo.environment
-        let backendName = backend ?? environment["FMPLAY_BACKEND"] ?? ModelFactory.Backend.embedded.rawValue
-        guard let backend = ModelFactory.Backend(rawValue: backendName) else {
-            throw usage("unknown backend '\(backendName)'; use one of \(ModelFactory.Backend.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        if block != nil, line != nil { throw usage("use either --block or --line, not both") }
-        if let problem = OptionChecks.timeout(timeout) ?? OptionChecks.temperature(temperature)
-            ?? OptionChecks.integer(maxTokens, "--max-tokens", 1...OptionChecks.maximumTokens) ?? OptionChecks.integer(line, "--line", 1...Int(Int32.max))
-            ?? OptionChecks.integer(memoryLimit, "--memory-limit", 1...(1 << 20)) ?? OptionChecks.integer(stringLimit, "--string-limit", 1...4096)
-            ?? OptionChecks.integer(elementLimit, "--element-limit", 1...(1 << 30)) ?? OptionChecks.integer(outputLimit, "--output-limit", 1...4096)
-        {
-            throw usage(problem)
-        }
-        if jobs < 1 || jobs > 64 { throw usage("--jobs must be from 1 to 64") }
-
-        if samples < 1 { throw usage("--samples must be at least 1") }
-        if let minPassRate, !(0...1).contains(minPassRate) { throw usage("--min-pass-rate must be between 0 and 1 (for example 0.8)") }
-
+        let backend = try checkedBackend(environment)
+        try checkOptions()
         let files: [String]
         do { files = try PromptFiles.expand(paths) } catch { throw usage("\(error)") }
-        var models: [(label: String, model: (any LanguageModel)?)] = []
-        for path in model.isEmpty ? [nil] : model.map(Optional.some) {
-            do { models.append((path.map { ($0 as NSString).lastPathComponent } ?? "default", try ModelFactory.makeModel(backend: backend, modelPath: path))) }
-            catch { throw usage("\(error)") }
-            // A base model or a file without a chat template rarely answers prompts usefully: say so up front.
-            if backend == .embedded, models.last?.model != nil, let located = try? ModelLocator.resolve(explicitPath: path),
-               let summary = try? ModelSummary(located) {
-                for warning in summary.warnings {
-                    FileHandle.standardError.write(Data("fmplay run: warning: \(summary.name): \(warning)\n".utf8))
-                }
-            }
-        }
+        let models = try loadModels(model, backend: backend)
         let serverModel: PrivateCloudComputeLanguageModel
         do { serverModel = try ServerModelFactory.make(url: server) } catch { throw usage("\(error)") }
 
@@ -116,7 +89,7 @@ public struct RunCommand: AsyncParsableCommand {
         // Each file is read and analysed once; every model, seed and block below runs over that analysis.
         let inputs = files.map { path in PromptFileLoading.loadAndAnalyse(path).mapError { RunInputError(problem: $0) } }
         let printer = RunPrinter(format: format, isTerminal: isatty(STDOUT_FILENO) == 1 && format == .text, verbose: verbose)
-        let seeds = RunSampling.seeds(base: seed, count: samples)
+        let seeds = RunSampling.seeds(base: seed, count: options.samples ?? 1)
         let several = models.count > 1 || seeds.count > 1
 
         var runs: [RunSampling.Run] = []
@@ -146,10 +119,56 @@ public struct RunCommand: AsyncParsableCommand {
         }
         printer.finish(runs, summaries: several || minPassRate != nil ? summaries : nil, models: models.map(\.label), samples: seeds.count,
                        baseline: baselineEntries)
-        let results = runs.flatMap(\.files)
+        try checkExitStatus(runs.flatMap(\.files), summaries: summaries)
+    }
+
+    /// `--backend` / `$FMPLAY_BACKEND` (hidden; the embedded engine by default).
+    private func checkedBackend(_ environment: [String: String]) throws -> ModelFactory.Backend {
+        let backendName = backend ?? environment["FMPLAY_BACKEND"] ?? ModelFactory.Backend.embedded.rawValue
+        guard let backend = ModelFactory.Backend(rawValue: backendName) else {
+            throw usage("unknown backend '\(backendName)'; use one of \(ModelFactory.Backend.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return backend
+    }
+
+    /// Every numeric option in range and no contradicting pair, before anything runs.
+    private func checkOptions() throws {
+        if options.block != nil, line != nil { throw usage("use either --block or --line, not both") }
+        if let problem = OptionChecks.timeout(options.timeout) ?? OptionChecks.temperature(options.temperature)
+            ?? OptionChecks.integer(options.maxTokens, "--max-tokens", 1...OptionChecks.maximumTokens) ?? OptionChecks.integer(line, "--line", 1...Int(Int32.max))
+            ?? OptionChecks.integer(memoryLimit, "--memory-limit", 1...(1 << 20)) ?? OptionChecks.integer(stringLimit, "--string-limit", 1...4096)
+            ?? OptionChecks.integer(elementLimit, "--element-limit", 1...(1 << 30)) ?? OptionChecks.integer(outputLimit, "--output-limit", 1...4096)
+        {
+            throw usage(problem)
+        }
+        if jobs < 1 || jobs > 64 { throw usage("--jobs must be from 1 to 64") }
+        if (options.samples ?? 1) < 1 { throw usage("--samples must be at least 1") }
+        if let minPassRate, !(0...1).contains(minPassRate) { throw usage("--min-pass-rate must be between 0 and 1 (for example 0.8)") }
+    }
+
+    /// One model per `--model` (the default model when none), labelled by file name; warns up front about
+    /// a base model or a file without a chat template, which rarely answer prompts usefully.
+    private func loadModels(_ paths: [String], backend: ModelFactory.Backend) throws -> [(label: String, model: (any LanguageModel)?)] {
+        var models: [(label: String, model: (any LanguageModel)?)] = []
+        for path in paths.isEmpty ? [nil] : paths.map(Optional.some) {
+            do { models.append((path.map { ($0 as NSString).lastPathComponent } ?? "default", try ModelFactory.makeModel(backend: backend, modelPath: path))) }
+            catch { throw usage("\(error)") }
+            if backend == .embedded, models.last?.model != nil, let located = try? ModelLocator.resolve(explicitPath: path),
+               let summary = try? ModelSummary(located) {
+                for warning in summary.warnings {
+                    FileHandle.standardError.write(Data("fmplay run: warning: \(summary.name): \(warning)\n".utf8))
+                }
+            }
+        }
+        return models
+    }
+
+    /// The exit status: 2 for an unreadable file, a usage error when the selection matched nothing, 1 when a
+    /// pass rate is below `--min-pass-rate` (with it) or a block failed (without it).
+    private func checkExitStatus(_ results: [FileResult], summaries: [RunSampling.BlockSummary]) throws {
         if results.contains(where: { $0.error != nil }) { throw ExitCode(2) }
-        if (block != nil || line != nil), results.allSatisfy({ $0.blocks.isEmpty }) {
-            throw usage("no block matches \(block.map { "--block \($0)" } ?? "--line \(line!)")")
+        if (options.block != nil || line != nil), results.allSatisfy({ $0.blocks.isEmpty }) {
+            throw usage("no block matches \(options.block.map { "--block \($0)" } ?? "--line \(line!)")")
         }
         if let minPassRate {
             let below = summaries.filter { $0.passRate < minPassRate }

@@ -75,84 +75,20 @@ public final class GGUFFile: Sendable {
                 throw cursor.error(.oversizedCount(what: "metadata", count: kvCount, available: cursor.remaining), at: kvCountOffset)
             }
 
-            var entries: [GGUFMetadataEntry] = []
-            entries.reserveCapacity(Int(kvCount))
-            var keyIndex: [String: Int] = [:]
-            for i in 0..<Int(kvCount) {
-                cursor.context = "metadata entry \(i)"
-                let keyOffset = cursor.position
-                let key = try cursor.readString()
-                cursor.context = "metadata key '\(key)'"
-                guard keyIndex[key] == nil else { throw cursor.error(.duplicateKey(key), at: keyOffset) }
-                let type = try cursor.readValueType()
-                let value = try cursor.readValue(type: type, depth: 0)
-                keyIndex[key] = entries.count
-                entries.append(GGUFMetadataEntry(key: key, value: value))
-            }
-            let metadata = GGUFMetadata(entries: entries, index: keyIndex)
+            let metadata = try Self.readMetadata(&cursor, count: Int(kvCount))
             self.metadata = metadata
 
-            var alignment = Self.defaultAlignment
-            if let value = metadata["general.alignment"] {
-                guard case .uint32(let a) = value else {
-                    throw GGUFError(.wrongValueType(key: "general.alignment", expected: "uint32", found: "\(value.type)"))
-                }
-                guard a != 0, a & (a - 1) == 0 else { throw GGUFError(.badAlignment(UInt64(a)), context: "metadata key 'general.alignment'") }
-                alignment = Int(a)
-            }
+            let alignment = try Self.alignment(metadata)
             self.alignment = alignment
 
-            struct RawTensor { let name: String; let dims: [Int]; let type: GGMLType; let offset: UInt64; let elements: Int; let bytes: Int; let infoOffset: Int }
             var raw: [RawTensor] = []
             raw.reserveCapacity(Int(tensorCount))
             var names: [String: Int] = [:]
             for i in 0..<Int(tensorCount) {
                 cursor.context = "tensor info \(i)"
-                let infoOffset = cursor.position
-                let name = try cursor.readString()
-                cursor.context = "tensor '\(name)'"
-                guard names[name] == nil else { throw cursor.error(.duplicateTensor(name), at: infoOffset) }
-                let dimsOffset = cursor.position
-                let dimCount = try cursor.read(UInt32.self)
-                guard dimCount <= UInt32(Self.maximumDimensions) else {
-                    throw cursor.error(.tooManyDimensions(dimCount, limit: Self.maximumDimensions), at: dimsOffset)
-                }
-                var dims: [Int] = []
-                var elements = 1
-                for d in 0..<Int(dimCount) {
-                    let dimOffset = cursor.position
-                    let value = try cursor.read(UInt64.self)
-                    guard value <= UInt64(Int64.max) else { throw cursor.error(.invalidDimension(index: d, value: value), at: dimOffset) }
-                    let (product, overflow) = elements.multipliedReportingOverflow(by: Int(value))
-                    guard !overflow else { throw cursor.error(.overflowingDimensions, at: dimOffset) }
-                    elements = product
-                    dims.append(Int(value))
-                }
-                let typeOffset = cursor.position
-                let rawType = try cursor.read(UInt32.self)
-                guard let type = GGMLType(rawValue: rawType) else { throw cursor.error(.unknownTensorType(rawType), at: typeOffset) }
-                let rowLength = dims.first ?? 1
-                guard rowLength % type.blockSize == 0 else {
-                    throw cursor.error(.rowNotWholeBlocks(rowLength: rowLength, blockSize: type.blockSize, type: type), at: typeOffset)
-                }
-                let bytes: Int
-                if elements == 0 {
-                    bytes = 0
-                } else {
-                    guard let rowBytes = type.rowByteCount(elements: rowLength) else {
-                        throw cursor.error(.overflowingDimensions, at: dimsOffset)
-                    }
-                    let (total, overflow) = rowBytes.multipliedReportingOverflow(by: elements / rowLength)
-                    guard !overflow else { throw cursor.error(.overflowingDimensions, at: dimsOffset) }
-                    bytes = total
-                }
-                let offsetPosition = cursor.position
-                let offset = try cursor.read(UInt64.self)
-                guard offset % UInt64(alignment) == 0 else {
-                    throw cursor.error(.misalignedData(offset: offset, alignment: alignment), at: offsetPosition)
-                }
-                names[name] = raw.count
-                raw.append(RawTensor(name: name, dims: dims, type: type, offset: offset, elements: elements, bytes: bytes, infoOffset: offsetPosition))
+                let tensor = try Self.readTensorInfo(&cursor, alignment: alignment, known: names)
+                names[tensor.name] = raw.count
+                raw.append(tensor)
             }
 
             // The data section starts at the next multiple of the alignment.
@@ -167,20 +103,7 @@ public final class GGUFFile: Sendable {
                 }
                 self.dataOffset = dataOffset
             }
-            let dataSize = storage.count - self.dataOffset
-            for tensor in raw {
-                guard tensor.offset <= UInt64(dataSize), tensor.bytes <= dataSize - Int(tensor.offset) else {
-                    throw GGUFError(.dataOutOfRange(offset: tensor.offset, size: tensor.bytes, dataSectionSize: dataSize),
-                                    offset: tensor.infoOffset, context: "tensor '\(tensor.name)'")
-                }
-            }
-            let byStart = raw.filter { $0.bytes > 0 }.sorted { $0.offset < $1.offset }
-            if byStart.count > 1 {
-                for i in 1..<byStart.count where byStart[i].offset < byStart[i - 1].offset + UInt64(byStart[i - 1].bytes) {
-                    throw GGUFError(.overlappingTensors(byStart[i - 1].name, byStart[i].name),
-                                    offset: byStart[i].infoOffset, context: "tensor '\(byStart[i].name)'")
-                }
-            }
+            try Self.checkRanges(raw, dataSize: storage.count - self.dataOffset)
             tensors = raw.map {
                 GGUFTensorInfo(name: $0.name, dimensions: $0.dims, type: $0.type, offset: Int($0.offset),
                                elementCount: $0.elements, byteCount: $0.bytes)
@@ -189,6 +112,102 @@ public final class GGUFFile: Sendable {
         } catch var error as GGUFError {
             error.path = path
             throw error
+        }
+    }
+
+    /// A tensor info as read, before the data section is known.
+    private struct RawTensor { let name: String; let dims: [Int]; let type: GGMLType; let offset: UInt64; let elements: Int; let bytes: Int; let infoOffset: Int }
+
+    private static func readMetadata(_ cursor: inout GGUFCursor, count: Int) throws -> GGUFMetadata {
+        var entries: [GGUFMetadataEntry] = []
+        entries.reserveCapacity(count)
+        var keyIndex: [String: Int] = [:]
+        for i in 0..<count {
+            cursor.context = "metadata entry \(i)"
+            let keyOffset = cursor.position
+            let key = try cursor.readString()
+            cursor.context = "metadata key '\(key)'"
+            guard keyIndex[key] == nil else { throw cursor.error(.duplicateKey(key), at: keyOffset) }
+            let type = try cursor.readValueType()
+            let value = try cursor.readValue(type: type, depth: 0)
+            keyIndex[key] = entries.count
+            entries.append(GGUFMetadataEntry(key: key, value: value))
+        }
+        return GGUFMetadata(entries: entries, index: keyIndex)
+    }
+
+    /// `general.alignment` (a power of two), else the default 32.
+    private static func alignment(_ metadata: GGUFMetadata) throws -> Int {
+        guard let value = metadata["general.alignment"] else { return defaultAlignment }
+        guard case .uint32(let a) = value else {
+            throw GGUFError(.wrongValueType(key: "general.alignment", expected: "uint32", found: "\(value.type)"))
+        }
+        guard a != 0, a & (a - 1) == 0 else { throw GGUFError(.badAlignment(UInt64(a)), context: "metadata key 'general.alignment'") }
+        return Int(a)
+    }
+
+    /// One tensor info: name (unique), dimensions (no overflow), type (whole blocks per row), aligned offset.
+    private static func readTensorInfo(_ cursor: inout GGUFCursor, alignment: Int, known names: [String: Int]) throws -> RawTensor {
+        let infoOffset = cursor.position
+        let name = try cursor.readString()
+        cursor.context = "tensor '\(name)'"
+        guard names[name] == nil else { throw cursor.error(.duplicateTensor(name), at: infoOffset) }
+        let dimsOffset = cursor.position
+        let dimCount = try cursor.read(UInt32.self)
+        guard dimCount <= UInt32(maximumDimensions) else {
+            throw cursor.error(.tooManyDimensions(dimCount, limit: maximumDimensions), at: dimsOffset)
+        }
+        var dims: [Int] = []
+        var elements = 1
+        for d in 0..<Int(dimCount) {
+            let dimOffset = cursor.position
+            let value = try cursor.read(UInt64.self)
+            guard value <= UInt64(Int64.max) else { throw cursor.error(.invalidDimension(index: d, value: value), at: dimOffset) }
+            let (product, overflow) = elements.multipliedReportingOverflow(by: Int(value))
+            guard !overflow else { throw cursor.error(.overflowingDimensions, at: dimOffset) }
+            elements = product
+            dims.append(Int(value))
+        }
+        let typeOffset = cursor.position
+        let rawType = try cursor.read(UInt32.self)
+        guard let type = GGMLType(rawValue: rawType) else { throw cursor.error(.unknownTensorType(rawType), at: typeOffset) }
+        let rowLength = dims.first ?? 1
+        guard rowLength % type.blockSize == 0 else {
+            throw cursor.error(.rowNotWholeBlocks(rowLength: rowLength, blockSize: type.blockSize, type: type), at: typeOffset)
+        }
+        let bytes: Int
+        if elements == 0 {
+            bytes = 0
+        } else {
+            guard let rowBytes = type.rowByteCount(elements: rowLength) else {
+                throw cursor.error(.overflowingDimensions, at: dimsOffset)
+            }
+            let (total, overflow) = rowBytes.multipliedReportingOverflow(by: elements / rowLength)
+            guard !overflow else { throw cursor.error(.overflowingDimensions, at: dimsOffset) }
+            bytes = total
+        }
+        let offsetPosition = cursor.position
+        let offset = try cursor.read(UInt64.self)
+        guard offset % UInt64(alignment) == 0 else {
+            throw cursor.error(.misalignedData(offset: offset, alignment: alignment), at: offsetPosition)
+        }
+        return RawTensor(name: name, dims: dims, type: type, offset: offset, elements: elements, bytes: bytes, infoOffset: offsetPosition)
+    }
+
+    /// Every tensor lies inside the data section and no two overlap.
+    private static func checkRanges(_ raw: [RawTensor], dataSize: Int) throws {
+        for tensor in raw {
+            guard tensor.offset <= UInt64(dataSize), tensor.bytes <= dataSize - Int(tensor.offset) else {
+                throw GGUFError(.dataOutOfRange(offset: tensor.offset, size: tensor.bytes, dataSectionSize: dataSize),
+                                offset: tensor.infoOffset, context: "tensor '\(tensor.name)'")
+            }
+        }
+        let byStart = raw.filter { $0.bytes > 0 }.sorted { $0.offset < $1.offset }
+        if byStart.count > 1 {
+            for i in 1..<byStart.count where byStart[i].offset < byStart[i - 1].offset + UInt64(byStart[i - 1].bytes) {
+                throw GGUFError(.overlappingTensors(byStart[i - 1].name, byStart[i].name),
+                                offset: byStart[i].infoOffset, context: "tensor '\(byStart[i].name)'")
+            }
         }
     }
 

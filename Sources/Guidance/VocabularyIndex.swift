@@ -60,63 +60,8 @@ public final class VocabularyIndex: @unchecked Sendable {
         var isText = [Bool](repeating: true, count: tokens.count)
         for id in self.specialTokens where id >= 0 && id < tokens.count { isText[id] = false }
 
-        // Sort the text tokens by bytes: LSD radix sort of (8-byte big-endian
-        // prefix, id) pairs, skipping passes where every key has the same byte,
-        // then a comparison sort inside the rare groups whose prefixes are equal.
-        struct Key { var prefix: UInt64; var id: Int32 }
-        var keys: [Key] = []
-        keys.reserveCapacity(tokens.count)
-        var longest = 0
-        flat.withUnsafeBufferPointer { flat in
-            for id in 0..<tokens.count where isText[id] {
-                let start = offsets[id], count = offsets[id + 1] - start
-                guard count > 0 else { continue }
-                longest = max(longest, count)
-                var prefix: UInt64 = 0
-                for position in 0..<8 { prefix = prefix << 8 | UInt64(position < count ? flat[start + position] : 0) }
-                keys.append(Key(prefix: prefix, id: Int32(id)))
-            }
-        }
-        let textCount = keys.count
-        var scratch = keys
-        keys.withUnsafeMutableBufferPointer { keys in
-            scratch.withUnsafeMutableBufferPointer { scratch in
-                var source = keys, target = scratch
-                var counts = [Int](repeating: 0, count: 257)
-                for pass in 0..<8 {
-                    let shift = UInt64(pass * 8)
-                    for bucket in 0..<257 { counts[bucket] = 0 }
-                    for index in 0..<textCount { counts[Int((source[index].prefix >> shift) & 0xFF) + 1] += 1 }
-                    if counts.contains(textCount) { continue }  // one bucket holds every key
-                    for bucket in 0..<256 { counts[bucket + 1] += counts[bucket] }
-                    for index in 0..<textCount {
-                        let key = source[index]
-                        let bucket = Int((key.prefix >> shift) & 0xFF)
-                        target[counts[bucket]] = key
-                        counts[bucket] += 1
-                    }
-                    swap(&source, &target)
-                }
-                if source.baseAddress != keys.baseAddress { keys.baseAddress!.update(from: source.baseAddress!, count: textCount) }
-            }
-        }
-        var order = [Int32](repeating: 0, count: textCount)
-        flat.withUnsafeBufferPointer { flat in
-            var groupStart = 0
-            while groupStart < textCount {
-                var groupEnd = groupStart + 1
-                while groupEnd < textCount, keys[groupEnd].prefix == keys[groupStart].prefix { groupEnd += 1 }
-                for index in groupStart..<groupEnd { order[index] = keys[index].id }
-                if groupEnd - groupStart > 1 {
-                    order[groupStart..<groupEnd].sort { left, right in
-                        let a = UnsafeBufferPointer(rebasing: flat[offsets[Int(left)]..<offsets[Int(left) + 1]])
-                        let b = UnsafeBufferPointer(rebasing: flat[offsets[Int(right)]..<offsets[Int(right) + 1]])
-                        return a.lexicographicallyPrecedes(b)
-                    }
-                }
-                groupStart = groupEnd
-            }
-        }
+        let (order, longest) = Self.sortedTextTokens(flat: flat, offsets: offsets, isText: isText)
+        let textCount = order.count
 
         // Preorder trie: each token adds the nodes past its common prefix with
         // the previous token; a node's subtree ends when the path pops it.
@@ -173,6 +118,67 @@ public final class VocabularyIndex: @unchecked Sendable {
         sharedStringMasks = (0..<stringGrammar.sharedStringStateCount).map { state in
             walker.stateMask(UInt32(state))
         }
+    }
+
+    /// The text tokens (non-empty, not special) in byte order: LSD radix sort of (8-byte big-endian
+    /// prefix, id) pairs, skipping passes where every key has the same byte, then a comparison sort
+    /// inside the rare groups whose prefixes are equal. Also the longest token's length.
+    private static func sortedTextTokens(flat: [UInt8], offsets: [Int], isText: [Bool]) -> (order: [Int32], longest: Int) {
+        struct Key { var prefix: UInt64; var id: Int32 }
+        var keys: [Key] = []
+        keys.reserveCapacity(isText.count)
+        var longest = 0
+        flat.withUnsafeBufferPointer { flat in
+            for id in 0..<isText.count where isText[id] {
+                let start = offsets[id], count = offsets[id + 1] - start
+                guard count > 0 else { continue }
+                longest = max(longest, count)
+                var prefix: UInt64 = 0
+                for position in 0..<8 { prefix = prefix << 8 | UInt64(position < count ? flat[start + position] : 0) }
+                keys.append(Key(prefix: prefix, id: Int32(id)))
+            }
+        }
+        let textCount = keys.count
+        var scratch = keys
+        keys.withUnsafeMutableBufferPointer { keys in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                var source = keys, target = scratch
+                var counts = [Int](repeating: 0, count: 257)
+                for pass in 0..<8 {
+                    let shift = UInt64(pass * 8)
+                    for bucket in 0..<257 { counts[bucket] = 0 }
+                    for index in 0..<textCount { counts[Int((source[index].prefix >> shift) & 0xFF) + 1] += 1 }
+                    if counts.contains(textCount) { continue }  // one bucket holds every key
+                    for bucket in 0..<256 { counts[bucket + 1] += counts[bucket] }
+                    for index in 0..<textCount {
+                        let key = source[index]
+                        let bucket = Int((key.prefix >> shift) & 0xFF)
+                        target[counts[bucket]] = key
+                        counts[bucket] += 1
+                    }
+                    swap(&source, &target)
+                }
+                if source.baseAddress != keys.baseAddress { keys.baseAddress!.update(from: source.baseAddress!, count: textCount) }
+            }
+        }
+        var order = [Int32](repeating: 0, count: textCount)
+        flat.withUnsafeBufferPointer { flat in
+            var groupStart = 0
+            while groupStart < textCount {
+                var groupEnd = groupStart + 1
+                while groupEnd < textCount, keys[groupEnd].prefix == keys[groupStart].prefix { groupEnd += 1 }
+                for index in groupStart..<groupEnd { order[index] = keys[index].id }
+                if groupEnd - groupStart > 1 {
+                    order[groupStart..<groupEnd].sort { left, right in
+                        let a = UnsafeBufferPointer(rebasing: flat[offsets[Int(left)]..<offsets[Int(left) + 1]])
+                        let b = UnsafeBufferPointer(rebasing: flat[offsets[Int(right)]..<offsets[Int(right) + 1]])
+                        return a.lexicographicallyPrecedes(b)
+                    }
+                }
+                groupStart = groupEnd
+            }
+        }
+        return (order, longest)
     }
 
     deinit {

@@ -23,16 +23,17 @@ public enum PositionEncoding: String, Sendable, Hashable, Codable {
         return .utf16
     }
 
-    /// Code units of this encoding in the UTF-8 sequence starting with `leadByte`;
-    /// 0 for continuation bytes.
-    @inline(__always)
-    func units(leadByte byte: UInt8) -> Int {
+    /// What this encoding's characters count (`SourceText.lineAndColumn(of:in:)`).
+    public var unit: ColumnUnit {
         switch self {
-        case .utf8: return 1
-        case .utf16: return byte & 0xC0 == 0x80 ? 0 : (byte >= 0xF0 ? 2 : 1)
-        case .utf32: return byte & 0xC0 == 0x80 ? 0 : 1
+        case .utf8: .utf8Bytes
+        case .utf16: .utf16CodeUnits
+        case .utf32: .unicodeScalars
         }
     }
+
+    @inline(__always)
+    func units(leadByte byte: UInt8) -> Int { unit.units(leadByte: byte) }
 
     /// Code units of this encoding in a piece of UTF-8 text (offsets within a signature label).
     func length(of bytes: some Sequence<UInt8>) -> Int {
@@ -76,20 +77,9 @@ extension SourceText {
     /// The 0-based line holding `offset`.
     public func line(containing offset: Int) -> Int { lineIndex(containing: offset) }
 
-    /// The LSP position of a UTF-8 offset (clamped into the text). An offset
-    /// inside a multi-byte character counts from that character's start.
+    /// The LSP position of a UTF-8 offset (clamped into the text; `SourceText.lineAndColumn`).
     public func position(of offset: Int, in encoding: PositionEncoding) -> LSPPosition {
-        let offset = min(max(0, offset), bytes.count)
-        let line = line(containing: offset)
-        let start = lineStarts[line]
-        let end = min(offset, lineContentEnd(line))
-        if encoding == .utf8 { return LSPPosition(line: line, character: end - start) }
-        var character = 0
-        var index = start
-        while index < end {
-            character += encoding.units(leadByte: bytes[index])
-            index += 1
-        }
+        let (line, character) = lineAndColumn(of: offset, in: encoding.unit)
         return LSPPosition(line: line, character: character)
     }
 

@@ -154,10 +154,33 @@ public struct SourceText: Sendable {
         return String(decoding: bytes[lower..<upper], as: UTF8.self)
     }
 
-    /// The UTF-16 column (0-based) of a byte offset on its line, for editor protocols.
-    public func utf16Column(at offset: Int) -> Int {
-        let position = position(at: offset)
-        let start = lineStarts[position.line - 1]
-        return String(decoding: bytes[start..<position.offset], as: UTF8.self).utf16.count
+    /// The 0-based line and column of a UTF-8 offset (clamped into the text), the column counted in
+    /// `unit`s up to the end of the line's content. An offset inside a multi-byte character counts that
+    /// whole character. The one column conversion: LSP positions and SARIF regions use it.
+    public func lineAndColumn(of offset: Int, in unit: ColumnUnit) -> (line: Int, column: Int) {
+        let offset = min(max(0, offset), bytes.count)
+        let line = lineIndex(containing: offset)
+        let start = lineStarts[line]
+        let end = min(offset, lineEnd(line + 1))
+        if unit == .utf8Bytes { return (line, end - start) }
+        var column = 0
+        for index in start..<max(start, end) { column += unit.units(leadByte: bytes[index]) }
+        return (line, column)
+    }
+}
+
+/// What a column counts: UTF-8 bytes, UTF-16 code units (LSP's default, SARIF's `utf16CodeUnits`) or
+/// Unicode scalars.
+public enum ColumnUnit: Sendable, Hashable {
+    case utf8Bytes, utf16CodeUnits, unicodeScalars
+
+    /// Code units of this kind in the UTF-8 sequence starting with `leadByte`; 0 for continuation bytes.
+    @inline(__always)
+    public func units(leadByte byte: UInt8) -> Int {
+        switch self {
+        case .utf8Bytes: return 1
+        case .utf16CodeUnits: return byte & 0xC0 == 0x80 ? 0 : (byte >= 0xF0 ? 2 : 1)
+        case .unicodeScalars: return byte & 0xC0 == 0x80 ? 0 : 1
+        }
     }
 }

@@ -8,24 +8,14 @@ extension SupportedSwiftChecker {
     mutating func checkExpression(_ expression: ExprSyntax) {
         if expression.is(MissingExprSyntax.self) { return }
         if let string = expression.as(StringLiteralExprSyntax.self) {
-            for segment in string.segments.fastElements {
-                if case .expressionSegment(let interpolation) = segment {
-                    // (Counted by hand: `filter` on a syntax collection builds a new tree.)
-                    var unlabelled = 0
-                    for argument in interpolation.expressions where argument.label == nil { unlabelled += 1 }
-                    if unlabelled > 1 {
-                        unsupported(interpolation.expressions, "several values in one interpolation", "interpolate one value per \\( )")
-                    }
-                    for argument in interpolation.expressions {
-                        if argument.label != nil {
-                            unsupported(argument, "a labelled interpolation", "interpolate a plain value: \\(value)")
-                        }
-                        checkExpression(argument.expression)
-                    }
-                }
-            }
+            checkInterpolations(string)
             return
         }
+        if let inner = Self.wrappedExpression(expression) {
+            checkExpression(inner)
+            return
+        }
+        if expression.is(MemberAccessExprSyntax.self) { return }  // `.member`: no base to check
         if let reference = expression.as(DeclReferenceExprSyntax.self), Self.unavailableTypes.contains(reference.baseName.text),
            !declaredNames.contains(reference.baseName.text), !declaredTypes.contains(reference.baseName.text)
         {
@@ -53,10 +43,6 @@ extension SupportedSwiftChecker {
             }
             return
         }
-        if let member = expression.as(MemberAccessExprSyntax.self) {
-            if let base = member.base { checkExpression(base) }
-            return
-        }
         if let call = expression.as(FunctionCallExprSyntax.self) {
             checkCall(call)
             return
@@ -65,14 +51,6 @@ extension SupportedSwiftChecker {
             checkExpression(subscriptCall.calledExpression)
             for argument in subscriptCall.arguments.fastElements { checkExpression(argument.expression) }
             if let closure = subscriptCall.trailingClosure { unsupported(closure, "a closure", "compute the value first") }
-            return
-        }
-        if let tryExpression = expression.as(TryExprSyntax.self) {
-            checkExpression(tryExpression.expression)
-            return
-        }
-        if let awaitExpression = expression.as(AwaitExprSyntax.self) {
-            checkExpression(awaitExpression.expression)
             return
         }
         if let sequence = expression.as(SequenceExprSyntax.self) {
@@ -109,14 +87,6 @@ extension SupportedSwiftChecker {
             checkExpression(ternary.elseExpression)
             return
         }
-        if let unwrap = expression.as(ForceUnwrapExprSyntax.self) {
-            checkExpression(unwrap.expression)
-            return
-        }
-        if let chain = expression.as(OptionalChainingExprSyntax.self) {
-            checkExpression(chain.expression)
-            return
-        }
         if let ifExpression = expression.as(IfExprSyntax.self) {
             checkIf(ifExpression)
             return
@@ -127,14 +97,6 @@ extension SupportedSwiftChecker {
         }
         if let closure = expression.as(ClosureExprSyntax.self) {
             checkClosure(closure)
-            return
-        }
-        if let inOut = expression.as(InOutExprSyntax.self) {
-            checkExpression(inOut.expression)
-            return
-        }
-        if let generic = expression.as(GenericSpecializationExprSyntax.self) {
-            checkExpression(generic.expression)
             return
         }
         if let macro = expression.as(MacroExpansionExprSyntax.self), ["expect", "require"].contains(macro.macroName.text) {
@@ -159,16 +121,43 @@ extension SupportedSwiftChecker {
             unsupported(expression, "a regex literal in code", "regexes are supported in @Guide(.pattern(...)) only")
             return
         }
-        if let cast = expression.as(AsExprSyntax.self) {
-            checkExpression(cast.expression)
-            return
-        }
-        if let check = expression.as(IsExprSyntax.self) {
-            checkExpression(check.expression)
-            return
-        }
         if expression.hasError { return }
         unsupported(expression, "the expression '\(Self.shortText(expression))'", "see the supported subset in ARCHITECTURE.md")
+    }
+
+    /// The expression a wrapper expression checks as it is: `try x`, `await x`, `x!`, `x?`, `&x`,
+    /// `X<T>`, `x as T`, `x is T`, and the base of `x.member`.
+    static func wrappedExpression(_ expression: ExprSyntax) -> ExprSyntax? {
+        if let e = expression.as(TryExprSyntax.self) { return e.expression }
+        if let e = expression.as(AwaitExprSyntax.self) { return e.expression }
+        if let e = expression.as(ForceUnwrapExprSyntax.self) { return e.expression }
+        if let e = expression.as(OptionalChainingExprSyntax.self) { return e.expression }
+        if let e = expression.as(InOutExprSyntax.self) { return e.expression }
+        if let e = expression.as(GenericSpecializationExprSyntax.self) { return e.expression }
+        if let e = expression.as(AsExprSyntax.self) { return e.expression }
+        if let e = expression.as(IsExprSyntax.self) { return e.expression }
+        if let e = expression.as(MemberAccessExprSyntax.self) { return e.base }
+        return nil
+    }
+
+    /// A string literal's interpolations: one unlabelled value each.
+    mutating func checkInterpolations(_ string: StringLiteralExprSyntax) {
+        for segment in string.segments.fastElements {
+            if case .expressionSegment(let interpolation) = segment {
+                // (Counted by hand: `filter` on a syntax collection builds a new tree.)
+                var unlabelled = 0
+                for argument in interpolation.expressions where argument.label == nil { unlabelled += 1 }
+                if unlabelled > 1 {
+                    unsupported(interpolation.expressions, "several values in one interpolation", "interpolate one value per \\( )")
+                }
+                for argument in interpolation.expressions {
+                    if argument.label != nil {
+                        unsupported(argument, "a labelled interpolation", "interpolate a plain value: \\(value)")
+                    }
+                    checkExpression(argument.expression)
+                }
+            }
+        }
     }
 
     mutating func checkSequenceElement(_ element: ExprSyntax) {

@@ -148,19 +148,39 @@ public final class Tokenizer: Sendable {
 
         // End-of-turn and end-of-generation tokens recognised by text, which
         // llama.cpp also forces to be control tokens.
-        var eot = try id("tokenizer.ggml.eot_token_id")
+        let ends = Self.endTokens(eot: try id("tokenizer.ggml.eot_token_id"), eos: eosID, texts: texts, attributes: &attributes,
+                                  fillInMiddle: try ["tokenizer.ggml.fim_pad_token_id", "tokenizer.ggml.fim_rep_token_id",
+                                                     "tokenizer.ggml.fim_sep_token_id", "tokenizer.ggml.eom_token_id"].compactMap(id))
+        eotID = ends.endOfTurn
+        endOfGenerationIDs = ends.endOfGeneration
+        attributeTable = attributes
+        self.scores = scores
+
+        // Byte tokens and merges.
+        let byteLevelText = kind == .bytePairEncoding ? ByteLevel.encodedBytes : []
+        let byteTokens = Self.byteTokens(kind: kind, texts: texts)
+        let mergeEntries = kind == .bytePairEncoding
+            ? try wrap({ try m.array("tokenizer.ggml.merges") }).map { Self.mergeEntries($0, texts: texts) } ?? [] : []
+        self.byteTokens = byteTokens
+        self.byteLevelText = byteLevelText
+        self.merges = MergeTable(mergeEntries)
+        self.texts = texts
+        pieces = Self.buildPieces(kind: kind, texts: texts, attributes: attributes)
+        specialMatcher = SpecialTokenMatcher(texts: texts, attributes: attributes)
+    }
+
+    /// The end-of-turn token (from metadata, else the first known end-of-turn text) and every token that
+    /// ends generation, as llama.cpp derives them; the tokens recognised by text become control tokens.
+    private static func endTokens(eot given: TokenID?, eos: TokenID?, texts: TokenTextTable, attributes: inout [TokenAttributes],
+                                  fillInMiddle: [TokenID]) -> (endOfTurn: TokenID?, endOfGeneration: Set<TokenID>) {
+        var eot = given
         let eotTexts = ["<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>", "<|end_of_text|>",
                         "<EOT>", "_<EOT>", "<｜end▁of▁sentence｜>", "<end_of_utterance>"]
         if eot == nil {
             eot = eotTexts.lazy.compactMap { texts.lookup(Array($0.utf8)) }.first
             if let e = eot { attributes[Int(e)] = .control }
         }
-        eotID = eot
-        var eog = Set<TokenID>()
-        for key in ["tokenizer.ggml.fim_pad_token_id", "tokenizer.ggml.fim_rep_token_id", "tokenizer.ggml.fim_sep_token_id",
-                    "tokenizer.ggml.eom_token_id"] {
-            if let v = try id(key) { eog.insert(v) }
-        }
+        var eog = Set(fillInMiddle)
         let eogTexts = ["<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>", "<|flush|>", "<|calls|>",
                         "<end_of_turn>", "<|endoftext|>", "</s>", "<|eom_id|>", "<EOT>", "_<EOT>", "[EOT]", "[EOS]",
                         "<|end_of_text|>", "<end_of_utterance>"]
@@ -170,39 +190,17 @@ public final class Tokenizer: Sendable {
                 attributes[Int(v)] = .control
             }
         }
-        if let e = eosID { eog.insert(e) }
+        if let e = eos { eog.insert(e) }
         if let e = eot { eog.insert(e) }
-        endOfGenerationIDs = eog
-        attributeTable = attributes
-        self.scores = scores
+        return (eot, eog)
+    }
 
-        // Byte tokens and merges.
+    /// The token of each byte: its byte-level text (BPE) or `<0xXX>` (SentencePiece); -1 when the vocabulary has none.
+    private static func byteTokens(kind: Kind, texts: TokenTextTable) -> [TokenID] {
         var byteTokens = [TokenID](repeating: -1, count: 256)
-        var byteLevelText: [[UInt8]] = []
-        var mergeEntries: [(key: UInt64, value: UInt64)] = []
         switch kind {
         case .bytePairEncoding:
-            byteLevelText = ByteLevel.encodedBytes
-            for b in 0..<256 { byteTokens[b] = texts.lookup(byteLevelText[b]) ?? -1 }
-            if let mergeArray = try wrap({ try m.array("tokenizer.ggml.merges") }) {
-                mergeEntries.reserveCapacity(mergeArray.count)
-                var rank: UInt64 = 0
-                var joined: [UInt8] = []
-                mergeArray.forEachStringBytes { _, merge in
-                    defer { rank += 1 }
-                    // "left right": split at the first space after the first byte.
-                    guard merge.count >= 3, let space = merge[1...].firstIndex(of: 0x20) else { return }
-                    let left = UnsafeRawBufferPointer(rebasing: merge[0..<space])
-                    let right = UnsafeRawBufferPointer(rebasing: merge[(space + 1)...])
-                    guard let l = texts.lookup(left), let r = texts.lookup(right) else { return }
-                    joined.removeAll(keepingCapacity: true)
-                    joined.append(contentsOf: left)
-                    joined.append(contentsOf: right)
-                    guard let result = texts.lookup(joined) else { return }
-                    let key = UInt64(UInt32(l)) << 32 | UInt64(UInt32(r))
-                    mergeEntries.append((key, rank << 32 | UInt64(UInt32(result))))
-                }
-            }
+            for b in 0..<256 { byteTokens[b] = texts.lookup(ByteLevel.encodedBytes[b]) ?? -1 }
         case .sentencePiece:
             let hex = Array("0123456789ABCDEF".utf8)
             for b in 0..<256 {
@@ -210,12 +208,31 @@ public final class Tokenizer: Sendable {
                 byteTokens[b] = texts.lookup(text) ?? texts.lookup([UInt8(b)]) ?? -1
             }
         }
-        self.byteTokens = byteTokens
-        self.byteLevelText = byteLevelText
-        self.merges = MergeTable(mergeEntries)
-        self.texts = texts
-        pieces = Self.buildPieces(kind: kind, texts: texts, attributes: attributes)
-        specialMatcher = SpecialTokenMatcher(texts: texts, attributes: attributes)
+        return byteTokens
+    }
+
+    /// BPE merges as (left id << 32 | right id) -> (rank << 32 | result id); merges whose parts or result
+    /// are not in the vocabulary are skipped (their rank still counts).
+    private static func mergeEntries(_ mergeArray: GGUFArray, texts: TokenTextTable) -> [(key: UInt64, value: UInt64)] {
+        var mergeEntries: [(key: UInt64, value: UInt64)] = []
+        mergeEntries.reserveCapacity(mergeArray.count)
+        var rank: UInt64 = 0
+        var joined: [UInt8] = []
+        mergeArray.forEachStringBytes { _, merge in
+            defer { rank += 1 }
+            // "left right": split at the first space after the first byte.
+            guard merge.count >= 3, let space = merge[1...].firstIndex(of: 0x20) else { return }
+            let left = UnsafeRawBufferPointer(rebasing: merge[0..<space])
+            let right = UnsafeRawBufferPointer(rebasing: merge[(space + 1)...])
+            guard let l = texts.lookup(left), let r = texts.lookup(right) else { return }
+            joined.removeAll(keepingCapacity: true)
+            joined.append(contentsOf: left)
+            joined.append(contentsOf: right)
+            guard let result = texts.lookup(joined) else { return }
+            let key = UInt64(UInt32(l)) << 32 | UInt64(UInt32(r))
+            mergeEntries.append((key, rank << 32 | UInt64(UInt32(result))))
+        }
+        return mergeEntries
     }
 
     // MARK: Vocabulary

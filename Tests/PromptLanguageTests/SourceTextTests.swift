@@ -27,4 +27,18 @@ final class SourceTextTests: XCTestCase {
             XCTAssertEqual([position.line, position.column], [location.line, location.column], "offset \(offset)")
         }
     }
+
+    /// One column conversion for LSP and SARIF: columns count UTF-8 bytes, UTF-16 code units or scalars,
+    /// an offset inside a character counts the whole character, and a column stops at the line's content end.
+    func testLineAndColumnInEveryUnit() {
+        let source = SourceText("é😀x\r\ny")
+        XCTAssertTrue(source.lineAndColumn(of: 6, in: .utf8Bytes) == (0, 6))
+        XCTAssertTrue(source.lineAndColumn(of: 6, in: .utf16CodeUnits) == (0, 3))
+        XCTAssertTrue(source.lineAndColumn(of: 6, in: .unicodeScalars) == (0, 2))
+        XCTAssertTrue(source.lineAndColumn(of: 4, in: .utf16CodeUnits) == (0, 3), "inside the emoji: the whole character counts")
+        XCTAssertTrue(source.lineAndColumn(of: 8, in: .utf16CodeUnits) == (0, 4), "the \\n of \\r\\n: the line's end")
+        XCTAssertTrue(source.lineAndColumn(of: 9, in: .utf16CodeUnits) == (1, 0))
+        XCTAssertTrue(source.lineAndColumn(of: 99, in: .utf16CodeUnits) == (1, 1), "clamped to the text")
+        XCTAssertTrue(source.lineAndColumn(of: -5, in: .utf8Bytes) == (0, 0))
+    }
 }

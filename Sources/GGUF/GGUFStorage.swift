@@ -61,6 +61,20 @@ public final class GGUFStorage: @unchecked Sendable {
 
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
+    /// Drops the mapped pages that lie wholly inside `start ..< start + count` from this
+    /// process's resident memory (`madvise(MADV_DONTNEED)`); they stay valid and are read
+    /// from the file again if touched. For a loader that has copied those bytes elsewhere.
+    /// Does nothing for an owned copy.
+    public func releasePages(_ start: UnsafeRawPointer, count: Int) {
+        guard isMapped, count > 0 else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let lower = max(Int(bitPattern: start), Int(bitPattern: base))
+        let upper = min(Int(bitPattern: start) + count, Int(bitPattern: base) + self.count)
+        let first = (lower + page - 1) / page * page, end = upper / page * page
+        guard end > first else { return }
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: first), end - first, MADV_DONTNEED)
+    }
+
     deinit {
         if isMapped {
             munmap(UnsafeMutableRawPointer(mutating: base), count)

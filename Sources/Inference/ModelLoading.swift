@@ -166,16 +166,18 @@ extension ModelConfiguration {
 }
 
 extension Transformer {
-    /// Builds the transformer over the tensors of a loaded GGUF file (no copies
-    /// of the weight matrices: they stay in the file mapping).
+    /// Builds the transformer over the tensors of a loaded GGUF file. The weight matrices
+    /// stay in the file mapping, except the output matrix when its rows can be interleaved
+    /// (`TransformerWeights.interleaveOutputRows`).
     init(file: GGUFFile, path: String) throws(InferenceError) {
         let configuration = try ModelConfiguration(file: file, path: path)
-        let weights = try TransformerWeights(configuration: configuration, path: path) { name in
+        var weights = try TransformerWeights(configuration: configuration, path: path) { name in
             guard let info = file.tensor(named: name) else { return nil }
             let data = file.data(for: info)
             return TensorView(name: name, format: QuantFormat(rawValue: info.type.name), typeName: info.type.name,
                               dimensions: info.dimensions, data: data.baseAddress ?? UnsafeRawPointer(file.storage.base))
         }
+        weights.interleaveOutputRows(releasing: file.storage)
         self.init(configuration: configuration, weights: weights)
     }
 }

@@ -11,7 +11,7 @@ struct WeightMatrix: @unchecked Sendable {
     var columns: Int { view.columns }
 
     func dequantizeRow(_ row: Int, into output: UnsafeMutablePointer<Float>) {
-        Dequantize.row(view.format, from: view.row(row), to: output, count: view.columns)
+        view.dequantizeRow(row, into: output)
     }
 }
 

@@ -52,12 +52,13 @@ enum GGMLOrderKernels {
         var summs = SIMD8<Float>()
         for b in 0..<(matrix.columns / 32) {
             let xb = x.block(b)
-            let at = W.blockBytes * b
+            let at = matrix.blockStride * b
+            if matrix.interleavedRows { TiledKernels.prefetchAhead(of: w0 + at, bytes: 8 * W.blockBytes) }
             @inline(__always) func header(_ w: UnsafeRawPointer) -> UInt32 { w.loadUnaligned(fromByteOffset: at, as: UInt32.self) }
             let (scales, minima) = W.scales(headers: SIMD8(header(w0), header(w1), header(w2), header(w3),
                                                            header(w4), header(w5), header(w6), header(w7)))
             let d = scales * SIMD8(repeating: x.scales[b])
-            @inline(__always) func q(_ w: UnsafeRawPointer) -> SIMD8<Float> { lanes(W.self, W.codes(w, b), xb) }
+            @inline(__always) func q(_ w: UnsafeRawPointer) -> SIMD8<Float> { lanes(W.self, W.codes(w + at, 0), xb) }
             a0.addProduct(SIMD8(repeating: d[0]), q(w0)); a1.addProduct(SIMD8(repeating: d[1]), q(w1))
             a2.addProduct(SIMD8(repeating: d[2]), q(w2)); a3.addProduct(SIMD8(repeating: d[3]), q(w3))
             a4.addProduct(SIMD8(repeating: d[4]), q(w4)); a5.addProduct(SIMD8(repeating: d[5]), q(w5))
@@ -71,14 +72,14 @@ enum GGMLOrderKernels {
 
     /// `output[t * outputStride]` for the eight tokens of `group` times row `row`.
     @inline(__always)
-    static func tokens8<W: WeightBlocks>(_: W.Type, row: UnsafeRawPointer, blocks: Int, group: TiledKernels.TokenGroup,
+    static func tokens8<W: WeightBlocks>(_: W.Type, row: UnsafeRawPointer, blocks: Int, blockStride: Int, group: TiledKernels.TokenGroup,
                                          output: UnsafeMutablePointer<Float>, outputStride: Int) {
         var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>(), a3 = SIMD8<Float>()
         var a4 = SIMD8<Float>(), a5 = SIMD8<Float>(), a6 = SIMD8<Float>(), a7 = SIMD8<Float>()
         var summs = SIMD8<Float>()
         let codes = UnsafeRawPointer(group.codes), scales = UnsafeRawPointer(group.scales), sums = UnsafeRawPointer(group.sums)
         for b in 0..<blocks {
-            let (c, scale, minimum) = W.decode(row, b)
+            let (c, scale, minimum) = W.decode(row + blockStride * b, 0)
             let xb = codes + 256 * b
             let d = SIMD8(repeating: scale) * scales.loadUnaligned(fromByteOffset: 32 * b, as: SIMD8<Float>.self)
             @inline(__always) func q(_ t: Int) -> SIMD8<Float> {

@@ -39,12 +39,15 @@ enum TiledKernels {
     }
 
     /// `output[r - firstRow]` for rows `firstRow ..< min(firstRow + 8, matrix.rows)` times `x`.
+    /// With `matrix.interleavedRows` the eight rows' blocks are side by side in memory, one
+    /// stream (prefetched `streamingPrefetchBytes` ahead); otherwise eight streams.
     @inline(__always)
     static func rows8<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, firstRow: Int, x: QuantizedRow,
                                        output: UnsafeMutablePointer<Float>) {
         let last = matrix.rows - 1
         @inline(__always) func row(_ i: Int) -> UnsafeRawPointer { matrix.row(min(firstRow + i, last)) }
         let w0 = row(0), w1 = row(1), w2 = row(2), w3 = row(3), w4 = row(4), w5 = row(5), w6 = row(6), w7 = row(7)
+        let blockStride = matrix.blockStride, interleaved = matrix.interleavedRows
         var acc = SIMD8<Float>(), off = SIMD8<Float>()
         for b in 0..<(matrix.columns / 32) {
             let xb = x.block(b)
@@ -54,7 +57,9 @@ enum TiledKernels {
             }
             let scales: SIMD8<Float>, offsets: SIMD8<Float>, isum: SIMD8<Int32>
             if W.headerScales {
-                let at = W.blockBytes * b
+                // Block b of row i starts at w_i + at (the formats' `codes(_:_:)` at block 0 of there).
+                let at = blockStride * b
+                if interleaved { prefetchAhead(of: w0 + at, bytes: 8 * W.blockBytes) }
                 @inline(__always) func header(_ w: UnsafeRawPointer) -> UInt32 { w.loadUnaligned(fromByteOffset: at, as: UInt32.self) }
                 (scales, offsets) = W.scales(headers: SIMD8(header(w0), header(w1), header(w2), header(w3),
                                                             header(w4), header(w5), header(w6), header(w7)))
@@ -73,9 +78,10 @@ enum TiledKernels {
                     }
                     isum = sumPairedRows(pair(w0, w4), pair(w1, w5), pair(w2, w6), pair(w3, w7))
                 } else {
-                    isum = sumLanes(partial(w0, W.codes(w0, b)), partial(w1, W.codes(w1, b)), partial(w2, W.codes(w2, b)),
-                                    partial(w3, W.codes(w3, b)), partial(w4, W.codes(w4, b)), partial(w5, W.codes(w5, b)),
-                                    partial(w6, W.codes(w6, b)), partial(w7, W.codes(w7, b)))
+                    @inline(__always) func codes(_ w: UnsafeRawPointer) -> SIMD32<UInt8> { W.codes(w + at, 0) }
+                    isum = sumLanes(partial(w0, codes(w0)), partial(w1, codes(w1)), partial(w2, codes(w2)),
+                                    partial(w3, codes(w3)), partial(w4, codes(w4)), partial(w5, codes(w5)),
+                                    partial(w6, codes(w6)), partial(w7, codes(w7)))
                 }
             } else {
                 let d0 = W.decode(w0, b), d1 = W.decode(w1, b), d2 = W.decode(w2, b), d3 = W.decode(w3, b)
@@ -291,14 +297,15 @@ enum TiledKernels {
         }
     }
 
-    /// `output[t * outputStride]` for the eight tokens of `group` times row `row`.
+    /// `output[t * outputStride]` for the eight tokens of `group` times row `row`; the
+    /// 32-element formats find block `b` at `row + blockStride * b` (`MatrixView.blockStride`).
     @inline(__always)
-    static func tokens8<W: WeightBlocks>(_: W.Type, row: UnsafeRawPointer, blocks: Int, group: TokenGroup,
+    static func tokens8<W: WeightBlocks>(_: W.Type, row: UnsafeRawPointer, blocks: Int, blockStride: Int, group: TokenGroup,
                                          output: UnsafeMutablePointer<Float>, outputStride: Int) {
         var acc = SIMD8<Float>(), off = SIMD8<Float>()
         let codes = UnsafeRawPointer(group.codes), scales = UnsafeRawPointer(group.scales), sums = UnsafeRawPointer(group.sums)
         for b in 0..<blocks {
-            let (c, scale, offset) = W.decode(row, b)
+            let (c, scale, offset) = W.headerScales ? W.decode(row + blockStride * b, 0) : W.decode(row, b)
             let magnitude = magnitudeOf(W.self, c)
             let pairWeights = W.pairWeights(row, b)
             let xb = codes + 256 * b
@@ -338,10 +345,10 @@ enum TiledKernels {
             let group = TokenGroup(groups + g * groupBytes, blocks: blocks)
             for r in range {
                 if W.headerScales && ggmlOrder {
-                    GGMLOrderKernels.tokens8(W.self, row: matrix.row(r), blocks: blocks, group: group,
+                    GGMLOrderKernels.tokens8(W.self, row: matrix.row(r), blocks: blocks, blockStride: matrix.blockStride, group: group,
                                              output: output + 8 * g * outputStride + r, outputStride: outputStride)
                 } else {
-                    tokens8(W.self, row: matrix.row(r), blocks: blocks, group: group,
+                    tokens8(W.self, row: matrix.row(r), blocks: blocks, blockStride: matrix.blockStride, group: group,
                             output: output + 8 * g * outputStride + r, outputStride: outputStride)
                 }
             }
@@ -382,7 +389,7 @@ enum TiledKernels {
             }
             return
         }
-        if W.headerScales && !W.fourBitCodes && !ggmlOrder {
+        if W.headerScales && !W.fourBitCodes && !ggmlOrder && !matrix.interleavedRows {
             withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: 8 * streamingChunkBlocks) { partials in
                 var r = range.lowerBound
                 while r < range.upperBound {
@@ -396,11 +403,12 @@ enum TiledKernels {
             return
         }
         // Eight rows read side by side: prefetch the 8-row group two groups ahead, so the
-        // loads of one group overlap the math of another.
+        // loads of one group overlap the math of another (interleaved rows: `rows8` and
+        // `GGMLOrderKernels.rows8` prefetch as they go).
         let rowLines = (matrix.format.rowBytes(columns: columns) + 63) / 64
         var r = range.lowerBound
         while r < range.upperBound {
-            if r + 24 <= range.upperBound {
+            if r + 24 <= range.upperBound && !matrix.interleavedRows {
                 for i in 16..<24 {
                     let ahead = matrix.row(r + i)
                     for line in 0..<rowLines { prefetch(ahead + 64 * line) }

@@ -161,6 +161,57 @@ final class KernelTests: XCTestCase {
         }
     }
 
+    /// A matrix with its rows interleaved in groups of eight (`MatrixView.interleavingRows`,
+    /// the layout of a model's output matrix) gives the row-major matrix's products bit for
+    /// bit, in every numerics mode, for 1 to 9 and 17 tokens (the matrix-vector kernel, up to
+    /// seven tokens after the groups of eight, and `tokens8`), is within the activation
+    /// rounding of a plain F32 reference, and dequantizes to the same rows.
+    func testInterleavedRowsGiveTheRowMajorResults() {
+        var rng = SeededGenerator(seed: 21)
+        for format in Self.quantized {
+            let rows = 48, columns = 1280
+            let stored = StoredMatrix(format: format, rows: rows, columns: columns, values: randomFloats(rows * columns, using: &rng))
+            let probe = stored.withView { $0 }
+            guard probe.canInterleaveRows else {
+                XCTAssertTrue(format.blockElements == 256, "\(format) should be interleavable")
+                continue
+            }
+            let copy = UnsafeMutableRawPointer.allocate(byteCount: stored.bytes.count, alignment: 64)
+            defer { copy.deallocate() }
+            var reported: [Int] = []
+            let interleaved = stored.withView { $0.interleavingRows(into: copy) { reported.append($0) } }
+            XCTAssertTrue(interleaved.interleavedRows && !interleaved.canInterleaveRows)
+            XCTAssertEqual(reported.last, rows, "\(format): the copy reports every row read")
+            let w = stored.dequantized()
+            var row = [Float](repeating: .nan, count: columns)
+            for r in [0, 7, 8, 29, 47] {
+                interleaved.dequantizeRow(r, into: &row)
+                XCTAssertEqual(row, Array(w[(r * columns)..<((r + 1) * columns)]), "\(format) row \(r)")
+            }
+            for ggmlOrder in [false, true] {
+                let context = KernelContext(threads: 2)
+                context.ggmlOrder = ggmlOrder
+                for tokens in Array(1...9) + [17] {
+                    let x = randomFloats(tokens * columns, scale: 2, using: &rng)
+                    var expected = [Float](repeating: .nan, count: tokens * rows)
+                    var actual = [Float](repeating: .nan, count: tokens * rows)
+                    stored.withView { view in context.matmul(view, input: x, tokens: tokens, output: &expected) }
+                    context.matmul(interleaved, input: x, tokens: tokens, output: &actual)
+                    XCTAssertEqual(actual, expected, "\(format) tokens \(tokens) ggmlOrder \(ggmlOrder)")
+                    if tokens == 9 && !ggmlOrder {
+                        let reference = referenceMatmul(w, rows: rows, columns: columns, x, tokens: tokens)
+                        for t in 0..<tokens {
+                            for r in 0..<rows {
+                                let bound = activationQuantizationBound(w, row: r, columns: columns, x, token: t, scheme: format.activationScheme!)
+                                XCTAssertEqual(actual[t * rows + r], reference[t * rows + r], accuracy: bound, "\(format) token \(t) row \(r)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Products sharing an input (mixed formats and row counts) equal the separate products bit for bit.
     func testSharedInputProductsEqualSeparateProducts() {
         var rng = SeededGenerator(seed: 6)

@@ -119,7 +119,6 @@ extension Interpreter {
 
     /// `Type.member`: nested types, static values and cases of table types, then the file's enums.
     func staticMember(_ name: String, of typeName: String, _ node: some SyntaxProtocol) async throws -> Value {
-        if let value = try evaluationsStaticMember(name, of: typeName, node) { return value }
         if name == "self" { return .type(typeName) }
         if name == "generationSchema", let schema = context.schema(forType: typeName) { return .schema(schema) }
         if let type = context.file.resolveType(typeName, in: nil) {

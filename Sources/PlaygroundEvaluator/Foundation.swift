@@ -46,31 +46,7 @@ extension Interpreter {
             let first = try sequenceElements(args[0].value, e)
             let second = try sequenceElements(args[1].value, e)
             return .array(zip(first, second).map { .tuple([(label: nil, value: $0), (label: nil, value: $1)]) })
-        case "stride":
-            let args = try await callArguments(e)
-            guard let from = args.first(where: { $0.label == "from" })?.value, let by = args.first(where: { $0.label == "by" })?.value,
-                  let end = args.first(where: { $0.label == "to" || $0.label == "through" }) else {
-                throw error("stride needs from:, to: or through:, and by:", e)
-            }
-            let through = end.label == "through"
-            if case .int(var i) = from, case .int(let limit) = end.value, case .int(let step) = by {
-                guard step != 0 else { throw error("stride by 0 never ends", e) }
-                var values: [Value] = []
-                while step > 0 ? (through ? i <= limit : i < limit) : (through ? i >= limit : i > limit) {
-                    values.append(.int(i))
-                    if values.count > 10_000_000 { throw error("the stride has more than 10000000 elements", e) }
-                    i += step
-                }
-                return .array(values)
-            }
-            guard var d = from.number, let limit = end.value.number, let step = by.number, step != 0 else { throw error("stride needs numbers", e) }
-            var values: [Value] = []
-            while step > 0 ? (through ? d <= limit : d < limit) : (through ? d >= limit : d > limit) {
-                values.append(.double(d))
-                if values.count > 10_000_000 { throw error("the stride has more than 10000000 elements", e) }
-                d += step
-            }
-            return .array(values)
+        case "stride": return try strideValues(try await callArguments(e), e)
         case "debugPrint":
             let args = try await callArguments(e)
             let separator = args.first { $0.label == "separator" }?.value.stringValue ?? " "
@@ -104,6 +80,35 @@ extension Interpreter {
         default:
             return nil
         }
+    }
+
+    /// `stride(from:to:by:)` and `stride(from:through:by:)` over Ints or Doubles (at most 10,000,000 elements).
+    func strideValues(_ args: [CallArgument], _ e: FunctionCallExprSyntax) throws -> Value {
+        guard let from = args.first(where: { $0.label == "from" })?.value, let by = args.first(where: { $0.label == "by" })?.value,
+              let end = args.first(where: { $0.label == "to" || $0.label == "through" }) else {
+            throw error("stride needs from:, to: or through:, and by:", e)
+        }
+        let through = end.label == "through"
+        if case .int(var i) = from, case .int(let limit) = end.value, case .int(let step) = by {
+            guard step != 0 else { throw error("stride by 0 never ends", e) }
+            var values: [Value] = []
+            while step > 0 ? (through ? i <= limit : i < limit) : (through ? i >= limit : i > limit) {
+                values.append(.int(i))
+                if values.count > 10_000_000 { throw error("the stride has more than 10000000 elements", e) }
+                let (next, overflow) = i.addingReportingOverflow(step)
+                if overflow { break }  // past Int's range: the stride ends (Swift's stride stops there too)
+                i = next
+            }
+            return .array(values)
+        }
+        guard var d = from.number, let limit = end.value.number, let step = by.number, step != 0 else { throw error("stride needs numbers", e) }
+        var values: [Value] = []
+        while step > 0 ? (through ? d <= limit : d < limit) : (through ? d >= limit : d > limit) {
+            values.append(.double(d))
+            if values.count > 10_000_000 { throw error("the stride has more than 10000000 elements", e) }
+            d += step
+        }
+        return .array(values)
     }
 
     func unique(_ values: [Value]) -> [Value] {

@@ -70,7 +70,7 @@ extension Interpreter {
         }
         if name == "Self", let type = currentTypeName { return try await constructNamed(type, e) }
         // Inside an extension of a built-in type: its methods on `self` (`trimmingCharacters(in:)`).
-        if let selfCell = lookupCell("self"), !SupportedSwiftChecker.standardFunctions.contains(name), types.type(name) == nil,
+        if let selfCell = lookupCell("self"), !Surface.table.functions.contains(where: { $0.name == name }), types.type(name) == nil,
            let selfType = typeName(of: selfCell.value), types.type(selfType).map({ $0.kind == .builtin }) ?? true {
             return try await method(name, of: selfCell.value, baseExpr: ExprSyntax(DeclReferenceExprSyntax(baseName: .keyword(.self))), e)
         }
@@ -159,7 +159,6 @@ extension Interpreter {
         case "ForEach": return try await makeForEach(e)
         default: break
         }
-        if let value = try await standardFunction(name, e) { return value }
         if let value = try await surfaceInitializer(name, e) { return value }
         guard let type = context.file.resolveType(name, in: nil) else { throw error("cannot find '\(name)' in scope", e) }
         return try await construct(type, e)

@@ -118,4 +118,31 @@ final class StandardLibraryTableTests: XCTestCase {
             XCTAssertTrue(diagnostics.contains { $0.contains("did you mean \(expected)") }, "\(expected) not suggested in \(diagnostics)")
         }
     }
+
+    /// The global functions are table entries: checked by their labels in lint, run by their one implementation,
+    /// callable inside an extension of a built-in type, and `abs(Int.min)` is an overflow error, not a crash.
+    func testGlobalFunctionsAreTableEntries() async {
+        let misspelt = PromptAnalyzer.analyze("""
+        #Playground {
+            print(stride(from: 0, too: 5, by: 1))
+        }
+        """).diagnostics.filter { $0.code == .unknownMember }.map(\.message)
+        XCTAssertEqual(misspelt.count, 1, "\(misspelt)")
+        XCTAssertTrue(misspelt.first?.contains("to:") == true, "\(misspelt)")
+        let source = """
+        extension Double {
+            func halved() -> Double { round(self / 2) }
+        }
+        #Playground {
+            print(max(3, 9, 4), min([5, 2, 8]), abs(-4), abs(-2.5), zip([1, 2], ["a", "b"]).count, type(of: "x"), 5.0.halved())
+        }
+        #Playground {
+            print(abs(Int.min))
+        }
+        """
+        XCTAssertEqual(lintErrors(source), [])
+        let result = await evaluate(source)
+        XCTAssertEqual(prints(result), ["9 2 4 2.5 2 String 3.0"])
+        XCTAssertTrue(result.blocks[1].error?.contains("overflow") == true, result.blocks[1].error ?? "")
+    }
 }

@@ -21,75 +21,8 @@ extension Interpreter {
 
     func call(_ e: FunctionCallExprSyntax) async throws -> Value {
         let callee = e.calledExpression
-        if let ref = callee.as(DeclReferenceExprSyntax.self) {
-            let name = ref.baseName.text
-            // A local (or captured) function or closure variable.
-            if let cell = lookupLocalCell(name), case .function(let function) = cell.value {
-                return try await invoke(function, try await callArguments(e), at: e)
-            }
-            // A method of `self` called without `self.`.
-            if let selfCell = lookupCell("self") {
-                if case .type(let type) = selfCell.value, types.type(type) != nil, let method = findMethod(name, in: type, isStatic: true) {
-                    return try await invokeDeclared(method.decls, selfCell: selfCell, typeName: method.owner, try await callArguments(e), at: e)
-                }
-                if let type = typeName(of: selfCell.value), findMethod(name, in: type) != nil {
-                    let selfRef = ExprSyntax(DeclReferenceExprSyntax(baseName: .keyword(.self)))
-                    if let result = try await callUserMethod(name, on: selfCell.value, baseExpr: selfRef, try await callArguments(e), at: e) {
-                        return result
-                    }
-                }
-            }
-            if let cell = lookupCell(name), case .function(let function) = cell.value {
-                return try await invoke(function, try await callArguments(e), at: e)
-            }
-            if let decls = types.functions[name] {
-                return try await invokeDeclared(decls, selfCell: nil, typeName: nil, try await callArguments(e), at: e)
-            }
-            if name == "Self", let type = currentTypeName { return try await constructNamed(type, e) }
-            // Inside an extension of a built-in type: its methods on `self` (`trimmingCharacters(in:)`).
-            if let selfCell = lookupCell("self"), !SupportedSwiftChecker.standardFunctions.contains(name), types.type(name) == nil,
-               let selfType = typeName(of: selfCell.value), types.type(selfType).map({ $0.kind == .builtin }) ?? true {
-                return try await method(name, of: selfCell.value, baseExpr: ExprSyntax(DeclReferenceExprSyntax(baseName: .keyword(.self))), e)
-            }
-            if types.type(name) != nil { return try await constructNamed(types.type(name)!.name, e) }
-            return try await callFunction(name, e)
-        }
-        if let member = callee.as(MemberAccessExprSyntax.self) {
-            let name = member.declName.baseName.text
-            guard let baseExpr = member.base else { return try await implicitCall(name, e) }
-            if baseExpr.is(SuperExprSyntax.self) { return try await callSuper(name, e) }
-            if name == "init", let ref = baseExpr.as(DeclReferenceExprSyntax.self), ref.baseName.text == "self" {
-                try await delegateInitializer(toSuper: false, try await callArguments(e), at: e)
-                return .null
-            }
-            let base = try await evaluate(baseExpr)
-            if base.isNull, baseExpr.is(OptionalChainingExprSyntax.self) { return .null }
-            if case .type(let typeName) = base, types.type(typeName) != nil {
-                if name == "init" { return try await constructNamed(typeName, e) }
-                if let method = findMethod(name, in: typeName, isStatic: true) {
-                    return try await invokeDeclared(method.decls, selfCell: Cell(base), typeName: method.owner, try await callArguments(e), at: e)
-                }
-                if let nested = types.type(typeName + "." + name) { return try await constructNamed(nested.name, e) }
-                if let value = try await userStaticMember(name, of: typeName, e), case .function(let function) = value {
-                    return try await invoke(function, try await callArguments(e), at: e)
-                }
-            }
-            if typeName(of: base).map({ findMethod(name, in: $0) != nil }) == true,
-               let result = try await callUserMethod(name, on: base, baseExpr: baseExpr, try await callArguments(e), at: e) {
-                return result
-            }
-            // A stored property holding a closure (`handler.onDone(3)`).
-            if case .structure(_, let fields) = base, case .function(let function)? = fields.first(where: { $0.name == name })?.value {
-                return try await invoke(function, try await callArguments(e), at: e)
-            }
-            if case .object(let box) = base, case .function(let function)? = box.field(name) {
-                return try await invoke(function, try await callArguments(e), at: e)
-            }
-            if case .tuple(let items) = base, case .function(let function)? = items.first(where: { $0.label == name })?.value {
-                return try await invoke(function, try await callArguments(e), at: e)
-            }
-            return try await method(name, of: base, baseExpr: baseExpr, e)
-        }
+        if let ref = callee.as(DeclReferenceExprSyntax.self) { return try await callNamed(ref, e) }
+        if let member = callee.as(MemberAccessExprSyntax.self) { return try await callMember(member, e) }
         // `[Int]()` and `[String: Int]()`: empty collections.
         if e.arguments.isEmpty, e.trailingClosure == nil {
             if callee.is(ArrayExprSyntax.self) { return .array([]) }
@@ -108,6 +41,79 @@ extension Interpreter {
         if case .function(let function) = value { return try await invoke(function, try await callArguments(e), at: e) }
         if case .type(let typeName) = value { return try await constructNamed(typeName, e) }
         throw error("'\(callee.trimmedDescription.prefix(40))' cannot be called in prompt files", e)
+    }
+
+    /// `name(...)`: a local function or closure, a method of `self`, a file function or type, an initializer or global function.
+    func callNamed(_ ref: DeclReferenceExprSyntax, _ e: FunctionCallExprSyntax) async throws -> Value {
+        let name = ref.baseName.text
+        // A local (or captured) function or closure variable.
+        if let cell = lookupLocalCell(name), case .function(let function) = cell.value {
+            return try await invoke(function, try await callArguments(e), at: e)
+        }
+        // A method of `self` called without `self.`.
+        if let selfCell = lookupCell("self") {
+            if case .type(let type) = selfCell.value, types.type(type) != nil, let method = findMethod(name, in: type, isStatic: true) {
+                return try await invokeDeclared(method.decls, selfCell: selfCell, typeName: method.owner, try await callArguments(e), at: e)
+            }
+            if let type = typeName(of: selfCell.value), findMethod(name, in: type) != nil {
+                let selfRef = ExprSyntax(DeclReferenceExprSyntax(baseName: .keyword(.self)))
+                if let result = try await callUserMethod(name, on: selfCell.value, baseExpr: selfRef, try await callArguments(e), at: e) {
+                    return result
+                }
+            }
+        }
+        if let cell = lookupCell(name), case .function(let function) = cell.value {
+            return try await invoke(function, try await callArguments(e), at: e)
+        }
+        if let decls = types.functions[name] {
+            return try await invokeDeclared(decls, selfCell: nil, typeName: nil, try await callArguments(e), at: e)
+        }
+        if name == "Self", let type = currentTypeName { return try await constructNamed(type, e) }
+        // Inside an extension of a built-in type: its methods on `self` (`trimmingCharacters(in:)`).
+        if let selfCell = lookupCell("self"), !Surface.table.functions.contains(where: { $0.name == name }), types.type(name) == nil,
+           let selfType = typeName(of: selfCell.value), types.type(selfType).map({ $0.kind == .builtin }) ?? true {
+            return try await method(name, of: selfCell.value, baseExpr: ExprSyntax(DeclReferenceExprSyntax(baseName: .keyword(.self))), e)
+        }
+        if types.type(name) != nil { return try await constructNamed(types.type(name)!.name, e) }
+        return try await callFunction(name, e)
+    }
+
+    /// `base.name(...)`: `super`, `self.init`, the file's types and methods, stored closures, then the value's members.
+    func callMember(_ member: MemberAccessExprSyntax, _ e: FunctionCallExprSyntax) async throws -> Value {
+        let name = member.declName.baseName.text
+        guard let baseExpr = member.base else { return try await implicitCall(name, e) }
+        if baseExpr.is(SuperExprSyntax.self) { return try await callSuper(name, e) }
+        if name == "init", let ref = baseExpr.as(DeclReferenceExprSyntax.self), ref.baseName.text == "self" {
+            try await delegateInitializer(toSuper: false, try await callArguments(e), at: e)
+            return .null
+        }
+        let base = try await evaluate(baseExpr)
+        if base.isNull, baseExpr.is(OptionalChainingExprSyntax.self) { return .null }
+        if case .type(let typeName) = base, types.type(typeName) != nil {
+            if name == "init" { return try await constructNamed(typeName, e) }
+            if let method = findMethod(name, in: typeName, isStatic: true) {
+                return try await invokeDeclared(method.decls, selfCell: Cell(base), typeName: method.owner, try await callArguments(e), at: e)
+            }
+            if let nested = types.type(typeName + "." + name) { return try await constructNamed(nested.name, e) }
+            if let value = try await userStaticMember(name, of: typeName, e), case .function(let function) = value {
+                return try await invoke(function, try await callArguments(e), at: e)
+            }
+        }
+        if typeName(of: base).map({ findMethod(name, in: $0) != nil }) == true,
+           let result = try await callUserMethod(name, on: base, baseExpr: baseExpr, try await callArguments(e), at: e) {
+            return result
+        }
+        // A stored property holding a closure (`handler.onDone(3)`).
+        if case .structure(_, let fields) = base, case .function(let function)? = fields.first(where: { $0.name == name })?.value {
+            return try await invoke(function, try await callArguments(e), at: e)
+        }
+        if case .object(let box) = base, case .function(let function)? = box.field(name) {
+            return try await invoke(function, try await callArguments(e), at: e)
+        }
+        if case .tuple(let items) = base, case .function(let function)? = items.first(where: { $0.label == name })?.value {
+            return try await invoke(function, try await callArguments(e), at: e)
+        }
+        return try await method(name, of: base, baseExpr: baseExpr, e)
     }
 
     /// `Type(...)`: a user initializer, the memberwise one, or a built-in type's.
@@ -153,7 +159,6 @@ extension Interpreter {
         case "ForEach": return try await makeForEach(e)
         default: break
         }
-        if let value = try await standardFunction(name, e) { return value }
         if let value = try await surfaceInitializer(name, e) { return value }
         guard let type = context.file.resolveType(name, in: nil) else { throw error("cannot find '\(name)' in scope", e) }
         return try await construct(type, e)

@@ -3,188 +3,30 @@ import Foundation
 import FoundationModelsRuntime
 import JSON
 import PromptLanguage
+import Surface
 import SwiftSyntax
 
 extension Interpreter {
-    // MARK: Members
+    // MARK: Evaluation structs
 
-    /// Properties of framework values; nil when `base` is not one.
+    /// What the `Evaluation` protocol gives a struct of the file (`name` unless it declares its own, the
+    /// columns): their table entries (Builtins/Evaluations.swift); nil for every other member and value.
+    /// Framework values (metrics, samples, results...) dispatch through the table by their runtime type.
     func evaluationsMember(_ name: String, of base: Value, _ node: some SyntaxProtocol) async throws -> Value? {
-        switch base {
-        case .transcript(let t) where name == "structuredTranscript":
-            return .evaluations(.transcript(StructuredTranscriptValue(t)))
-        case .structure(let type, _) where conforms(type, to: "Evaluation"):
-            switch name {
-            case "inputColumn": return .evaluations(.column("Input"))
-            case "responseColumn": return .evaluations(.column("Response"))
-            case "expectedColumn": return .evaluations(.column("Expected"))
-            case "name" where findComputed("name", in: type) == nil: return .string(type.split(separator: ".").last.map(String.init) ?? type)
-            default: return nil
-            }
-        case .evaluations(let object):
-            return try evaluationsProperty(name, of: object, node)
-        default:
-            return nil
-        }
+        guard case .structure(let type, _) = base, conforms(type, to: "Evaluation"),
+              !(name == "name" && findComputed("name", in: type) != nil),
+              case .found(let entry) = Surface.table.resolveValue(type: "Evaluation", name: name, isStatic: false), !entry.isCallable
+        else { return nil }
+        return try await runBuiltin(entry, base: base, baseExpr: nil, call: nil, node: node)
     }
 
-    private func evaluationsProperty(_ name: String, of object: EvaluationsObject, _ node: some SyntaxProtocol) throws -> Value {
-        switch (object, name) {
-        case (.metric(let m), "name"): return .string(m.name)
-        case (.metric(let m), "rationale"): return m.rationale.map(Value.string) ?? .null
-        case (.metric(let m), "doubleValue"): return m.doubleValue.map(Value.double) ?? .null
-        case (.metric(let m), "value"):
-            switch m.value {
-            case .passing: return .enumCase(type: "Metric.Value", name: "passing", payload: [])
-            case .failing: return .enumCase(type: "Metric.Value", name: "failing", payload: [])
-            case .scoring(let x): return .enumCase(type: "Metric.Value", name: "scoring", payload: [(label: nil, value: .double(x))])
-            case .ignore: return .enumCase(type: "Metric.Value", name: "ignore", payload: [])
-            case nil: return .null
-            }
-        case (.sample(let s), "prompt"): return s.prompt
-        case (.sample(let s), "promptDescription"): return .string(s.promptText)
-        case (.sample(let s), "expected"): return s.expected
-        case (.sample(let s), "instructions"): return s.instructions
-        case (.sample(let s), "instructionsDescription"): return s.instructions.isNull ? .null : .string(s.instructions.description)
-        case (.sample(let s), "generationSchema"): return s.generationSchema
-        case (.sample(let s), "expectations"): return s.expectations.map { .evaluations(.trajectory($0)) } ?? .null
-        case (.subject(let value, _), "value"): return value
-        case (.subject(_, let t), "transcript"): return t.map { .evaluations(.transcript($0)) } ?? .null
-        case (.transcript(let t), "toolCalls"):
-            return .array(t.toolCalls.map { .structure(type: "Transcript.ToolCall", fields: [
-                ("toolName", .string($0.name)), ("arguments", .content(GeneratedContent($0.arguments)))]) })
-        case (.transcript(let t), "toolOutputs"): return .array(t.toolOutputs.map(Value.string))
-        case (.transcript(let t), "instructionText"): return .string(t.instructionText)
-        case (.transcript(let t), "prompts"): return .array(t.prompts.map(Value.string))
-        case (.transcript(let t), "responses"): return .array(t.responses.map(Value.string))
-        case (.loader(let samples), "samples"): return .array(samples)
-        case (.dimension(let d), "metric"): return .evaluations(.metric(d.metric))
-        case (.dimension(let d), "name"): return .string(d.name)
-        case (.dimension(let d), "description"): return d.description.map(Value.string) ?? .null
-        case (.evaluator(.toolCall(let allPass, _, _)), "allPass"): return .evaluations(.metric(allPass))
-        case (.evaluator(.toolCall(_, let percentagePass, _)), "percentagePass"): return .evaluations(.metric(percentagePass))
-        case (.evaluator(.judge(let j)), "dimensions"): return .array(j.judge.dimensions.map { .evaluations(.dimension($0)) })
-        case (.operation(let o), "label"): return .string(o.label)
-        case (.aggregator(_, let group), "name") where group != nil: return .string(group!)
-        case (.result(let r), "summary"): return .evaluations(.frame(r, detailed: false))
-        case (.result(let r), "detailed"): return .evaluations(.frame(r, detailed: true))
-        case (.result(let r), "groupedSummary"): return .string(r.report.groupedSummary)
-        case (.result(let r), "evaluationInfo"): return .dictionary(r.report.info.map { (key: .string($0.0), value: .string($0.1)) })
-        case (.result(let r), "errors"): return .evaluations(.runErrors(r.report.errors))
-        case (.result(let r), "duration"): return .double(r.duration)
-        case (.result(let r), "evaluationID"): return .string(r.report.name)
-        case (.frame(let r, let detailed), "count"), (.frame(let r, let detailed), "rows"):
-            let count = detailed ? r.report.samples.count : r.report.aggregates.count
-            return name == "count" ? .int(count) : .array(Array(repeating: .null, count: count))
-        case (.runErrors(let e), "hasFailures"): return .bool(e.hasFailures)
-        case (.runErrors(let e), "inferenceFailureCount"): return .int(e.inferenceFailureCount)
-        case (.runErrors(let e), "evaluatorFailureCount"): return .int(e.evaluatorFailureCount)
-        case (.runErrors(let e), "metricsNotFound"): return .array(e.metricsNotFound.map(Value.string))
-        case (.runErrors(let e), "anyInferenceProduced"): return .bool(e.anyInferenceProduced)
-        case (.runErrors(let e), "failingEvaluatorTypes"): return .array(e.failingEvaluatorTypes.map(Value.string))
-        case (.testContext(let r), "result"): return .evaluations(.result(r))
-        default:
-            throw error("'\(name)' is not available on \(object.typeName) in prompt files", node)
-        }
-    }
-
-    /// `Metric.toolsAllPass`, `EvaluationContext.current`, `ModelJudgeEvaluator.defaultInstructions`.
-    func evaluationsStaticMember(_ name: String, of typeName: String, _ node: some SyntaxProtocol) throws -> Value? {
-        switch (typeName, name) {
-        case ("Metric", "toolsAllPass"): return .evaluations(.metric(Metric.toolsAllPass))
-        case ("Metric", "toolsPercentagePass"): return .evaluations(.metric(Metric.toolsPercentagePass))
-        case ("ModelJudgeEvaluator", "defaultInstructions"), ("ModelJudgePrompt", "defaultInstructions"):
-            return .string(ModelJudge.defaultInstructions)
-        case ("EvaluationContext", "current"):
-            guard let current = currentEvaluation else {
-                throw error("EvaluationContext.current is only available inside a @Test(.evaluates(...)) function", node)
-            }
-            return .evaluations(.testContext(current))
-        default: return nil
-        }
-    }
-
-    // MARK: Methods
-
-    /// Methods of framework values and of Evaluation structs; nil when `base` is neither.
+    /// `evaluation.run()` / `run(info:)` on a struct of the file conforming to `Evaluation`; nil otherwise.
     func evaluationsMethod(_ name: String, of base: Value, _ e: FunctionCallExprSyntax) async throws -> Value? {
+        // (`.whitespaces.union(.punctuationCharacters)`: a CharacterSet written as an implicit member is an enum case value.)
         if let set = try await characterSetMethod(name, of: base, e) { return set }
-        switch base {
-        case .structure(let type, _) where conforms(type, to: "Evaluation") && name == "run":
-            let args = try await arguments(e.arguments)
-            var info: [(String, String)] = []
-            if case .dictionary(let pairs)? = args.value("info") { info = pairs.map { ($0.key.description, $0.value.description) } }
-            if args.value("on") != nil { throw error("run(on:) is not part of Evaluations 27; call run() or run(info:)", e) }
-            return .evaluations(.result(try await runEvaluation(base, info: info, site: site(e))))
-        case .type(let typeName):
-            switch (typeName, name) {
-            case ("ToolExpectation", "anyOrder"):
-                let args = try await arguments(e.arguments)
-                return .evaluations(.toolExpectation(.anyOrder(try toolExpectations(args.unlabelled.first, e))))
-            case ("ModelJudgeEvaluator", "pairwise"), (_, "pairwise") where typeName.hasPrefix("ModelJudgeEvaluator<"):
-                return try await makeJudge(try await argumentsKeepingClosures(e.arguments), pairwise: true, e)
-            case ("AggregationOperation", _):
-                let args = try await arguments(e.arguments)
-                return .evaluations(.operation(try operation(.enumCase(type: "", name: name, payload: args.items.map { ($0.label, $0.value) }), e)))
-            case ("ScoringScale", _):
-                let args = try await arguments(e.arguments)
-                return .evaluations(.scale(try scale(.enumCase(type: "", name: name, payload: args.items.map { ($0.label, $0.value) }), e)))
-            default: return nil
-            }
-        case .evaluations(let object):
-            return try await evaluationsCall(name, on: object, e)
-        default:
-            return nil
-        }
-    }
-
-    private func evaluationsCall(_ name: String, on object: EvaluationsObject, _ e: FunctionCallExprSyntax) async throws -> Value {
-        let args = try await argumentsKeepingClosures(e.arguments)
-        switch (object, name) {
-        case (.metric(let m), "passing"): return .evaluations(.metric(m.passing(rationale: args.value("rationale")?.stringValue)))
-        case (.metric(let m), "failing"): return .evaluations(.metric(m.failing(rationale: args.value("rationale")?.stringValue)))
-        case (.metric(let m), "ignore"): return .evaluations(.metric(m.ignore(rationale: args.value("rationale")?.stringValue)))
-        case (.metric(let m), "scoring"):
-            guard let score = args.unlabelled.first?.number else { throw error("scoring(_:) needs a number", e) }
-            return .evaluations(.metric(m.scoring(score, rationale: args.value("rationale")?.stringValue)))
-        case (.aggregator(let aggregator, let group), "group") where group == nil:
-            guard let groupName = args.unlabelled.first?.stringValue,
-                  let closure = e.trailingClosure ?? args.items.last?.syntax.as(ClosureExprSyntax.self) else {
-                throw error("group needs a name and a closure: aggregator.group(\"Accuracy\") { $0.computeMean(of: metric) }", e)
-            }
-            _ = try await apply(closure, [.evaluations(.aggregator(aggregator, group: groupName))])
-            return .null
-        case (.aggregator(let aggregator, let group), "custom"):
-            guard case .evaluations(.metric(let metric))? = args.value("of"), let label = args.value("label")?.stringValue,
-                  let closure = e.trailingClosure ?? args.items.last?.syntax.as(ClosureExprSyntax.self) else {
-                throw error("custom needs of: metric, label: and a closure over the values", e)
-            }
-            let captured = makeClosure(closure)
-            aggregator.addCustom(of: metric, label: label, group: group) { [self] values in
-                let result = try await call(captured, [.array(values.map(Value.double))])
-                guard let number = result.number else { throw ThrownValue(value: .string("custom aggregate \(label) did not return a number")) }
-                return number
-            }
-            return .null
-        case (.aggregator(let aggregator, let group), _):
-            guard case .evaluations(.metric(let metric))? = args.value("of"),
-                  let operation = MetricsAggregator.operation(method: name, metric: metric) else {
-                throw error("'\(name)(...)' is not available on MetricsAggregator (computeMean, computeMedian, computeMode, "
-                            + "computeMinimum, computeMaximum, computeStandardDeviation, computeVariance, custom, group)", e)
-            }
-            aggregator.add(operation, group: group)
-            return .null
-        case (.result(let r), "aggregateValue"):
-            return .double(r.report.aggregateValue(try operation(args.unlabelled.first, e)))
-        case (.evaluator, "metrics"):
-            guard let subject = args.value("subject"), let input = args.value("input") else {
-                throw error("metrics needs subject: and input:", e)
-            }
-            guard case .evaluations(.evaluator(let evaluator)) = Value.evaluations(object) else { return .null }
-            return .array(try await apply(evaluator, sample: input, subject: subject).map { .evaluations(.metric($0)) })
-        default:
-            throw error("'\(name)(...)' is not available on \(object.typeName) in prompt files", e)
-        }
+        guard name == "run", case .structure(let type, _) = base, conforms(type, to: "Evaluation"), findMethod(name, in: type) == nil,
+              let entry = Surface.table.entry(id: "Evaluation.run(info:)") else { return nil }
+        return try await runBuiltin(entry, base: base, baseExpr: nil, call: e, node: e)
     }
 
     /// `result.detailed[evaluation.inputColumn]`, `result.detailed[metric: m]`.

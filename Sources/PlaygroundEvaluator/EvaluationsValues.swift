@@ -3,6 +3,7 @@ import FoundationModelsRuntime
 import JSON
 import PlaygroundResults
 import PromptLanguage
+import Surface
 import SwiftSyntax
 
 /// Values of Apple's Evaluations framework as the interpreter holds them.
@@ -49,6 +50,15 @@ indirect enum EvaluationsObject: @unchecked Sendable {
         case .operation(let o): return o.label
         case .runErrors(let e): return "EvaluationRunErrors(hasFailures: \(e.hasFailures))"
         case .testContext: return "EvaluationContext"
+        }
+    }
+
+    /// The table type whose entries answer this value's members (Builtins/Evaluations.swift).
+    var surfaceTypeName: String {
+        switch self {
+        case .aggregator: "MetricsAggregator"
+        case .evaluator(.custom): "EvaluatorProtocol"
+        default: typeName
         }
     }
 
@@ -186,105 +196,23 @@ extension Interpreter {
         return Arguments(items: items)
     }
 
-    /// `Metric(...)`, `ModelSample(...)` and the other framework initializers; nil for other names.
+    /// `Metric(...)`, `ModelSample<String>(...)` and the other framework initializers: the table's
+    /// initializer for the labels given (generic arguments dropped); nil for other names.
     func evaluationsInitializer(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value? {
         // Lint reports these first (FM313); this guards code run without the diagnostics gate.
         if let advice = EvaluationsChecks.unsupportedTypes[name] {
             throw error("the Evaluations type '\(name)' is not supported in prompt files; \(advice)", e)
         }
-        guard Interpreter.evaluationsTypes.contains(name) || name.hasPrefix("ModelSample<") || name.hasPrefix("ModelSubject<")
-            || name.hasPrefix("Evaluator<") || name.hasPrefix("ModelJudgeEvaluator<") || name.hasPrefix("ToolCallEvaluator<")
-            || name.hasPrefix("ModelJudgePrompt<") else { return nil }
         let base = String(name.prefix { $0 != "<" })
-        let args = try await argumentsKeepingClosures(e.arguments)
-        switch base {
-        case "Metric":
-            guard let metricName = args.unlabelled.first?.stringValue else { throw error("Metric needs a name: Metric(\"Accuracy\")", e) }
-            return .evaluations(.metric(Metric(metricName)))
-        case "ModelSample":
-            guard let prompt = args.value("prompt") else {
-                throw error("ModelSample needs prompt: (ModelSample(prompt: \"...\", expected: ...))", e)
-            }
-            var expectations: TrajectoryExpectation?
-            if let given = args.value("expectations"), !given.isNull {
-                guard case .evaluations(.trajectory(let t)) = given else { throw error("expectations: must be a TrajectoryExpectation", e) }
-                expectations = t
-            }
-            return .evaluations(.sample(SampleValue(prompt: prompt, expected: args.value("expected") ?? .null,
-                                                    instructions: args.value("instructions") ?? .null,
-                                                    generationSchema: args.value("generationSchema") ?? .null, expectations: expectations)))
-        case "ModelSubject":
-            guard let value = args.value("value") else { throw error("ModelSubject needs value: (ModelSubject(value: response.content))", e) }
-            var transcript: StructuredTranscriptValue?
-            switch args.value("transcript") {
-            case .evaluations(.transcript(let t))?: transcript = t
-            case .transcript(let t)?: transcript = StructuredTranscriptValue(t)
-            case nil, .null?: break
-            default: throw error("transcript: must be session.transcript.structuredTranscript", e)
-            }
-            return .evaluations(.subject(value: value, transcript: transcript))
-        case "StructuredTranscript":
-            var t = StructuredTranscriptValue()
-            t.instructionText = args.value("instructionText")?.stringValue ?? ""
-            if case .array(let prompts)? = args.value("prompts") { t.prompts = prompts.map(\.description) }
-            return .evaluations(.transcript(t))
-        case "ArrayLoader":
-            guard case .array(let samples)? = args.value("samples") else { throw error("ArrayLoader needs samples: [ModelSample(...)]", e) }
-            for sample in samples {
-                guard case .evaluations(.sample) = sample else {
-                    throw error("ArrayLoader samples must be ModelSample values (got \(sample.description.prefix(40)))", e)
-                }
-            }
-            return .evaluations(.loader(samples))
-        case "Evaluator":
-            guard let closure = e.trailingClosure ?? args.items.first?.syntax.as(ClosureExprSyntax.self) else {
-                throw error("Evaluator needs a closure: Evaluator { sample, subject in metric.passing() }", e)
-            }
-            return .evaluations(.evaluator(.closure(makeClosure(closure))))
-        case "ScoreDimension":
-            guard let dimensionName = args.unlabelled.first?.stringValue else { throw error("ScoreDimension needs a name", e) }
-            return .evaluations(.dimension(ScoreDimension(dimensionName, description: args.value("description")?.stringValue,
-                                                          scale: try scale(args.value("scale"), e))))
-        case "ModelJudgePrompt":
-            var prompt = JudgePromptValue(instructions: args.value("instructions")?.stringValue)
-            for item in args.items {
-                guard let closure = item.syntax.as(ClosureExprSyntax.self) else { continue }
-                if item.label == "evaluationTarget" { prompt.evaluationTarget = makeClosure(closure) }
-                if item.label == "reference" { prompt.reference = makeClosure(closure) }
-            }
-            if let closure = e.trailingClosure { prompt.reference = makeClosure(closure) }
-            return .evaluations(.judgePrompt(prompt))
-        case "ModelJudgeEvaluator":
-            return try await makeJudge(args, pairwise: false, e)
-        case "ToolCallEvaluator":
-            guard case .evaluations(.metric(let allPass))? = args.value("allPass"),
-                  case .evaluations(.metric(let percentagePass))? = args.value("percentagePass") else {
-                throw error("ToolCallEvaluator needs allPass: and percentagePass: metrics", e)
-            }
-            var matchModel: (any LanguageModel)?
-            if let model = args.value("argumentMatchModel") {
-                guard let m = languageModel(from: model) else { throw error("argumentMatchModel: must be a language model", e) }
-                matchModel = m
-            }
-            return .evaluations(.evaluator(.toolCall(allPass: allPass, percentagePass: percentagePass, argumentMatchModel: matchModel)))
-        case "TrajectoryExpectation":
-            if let tool = args.value("expected")?.stringValue {
-                return .evaluations(.trajectory(TrajectoryExpectation(expected: tool, arguments: try matchers(args.value("arguments"), e))))
-            }
-            let ordered = try toolExpectations(args.value("ordered"), e)
-            let unordered = try toolExpectations(args.value("unordered"), e)
-            if let disallowed = args.value("disallowed") {
-                return .evaluations(.trajectory(TrajectoryExpectation(ordered: ordered, unordered: unordered,
-                                                                      disallowed: try toolExpectations(disallowed, e))))
-            }
-            let additional = args.value("allowsAdditionalToolCalls").map { if case .bool(let b) = $0 { b } else { true } } ?? true
-            return .evaluations(.trajectory(TrajectoryExpectation(ordered: ordered, unordered: unordered, allowsAdditionalToolCalls: additional)))
-        case "ToolExpectation":
-            guard let tool = args.unlabelled.first?.stringValue else { throw error("ToolExpectation needs a tool name", e) }
-            return .evaluations(.toolExpectation(ToolExpectation(tool, arguments: try matchers(args.value("arguments"), e))))
-        default:
-            throw error("\(base)(...) cannot be created in prompt files", e)
+        guard let type = Surface.table.type(named: base), type.module == "Evaluations" else { return nil }
+        let resolution = Surface.table.resolveCall(type: base, name: "init", labels: e.arguments.map { $0.label?.text },
+                                                   trailingClosure: e.trailingClosure != nil, isStatic: false)
+        guard case .found(let entry) = resolution else {
+            let forms = Surface.table.initializers(of: base).map { "\(base).\($0.selector)" }
+            throw error(forms.isEmpty ? "\(base)(...) cannot be created in prompt files"
+                                      : "\(base)(...) with these labels is not supported; use \(forms.joined(separator: " or "))", e)
         }
+        return try await runBuiltin(entry, base: .null, baseExpr: nil, call: e, node: e)
     }
 
     func makeJudge(_ args: Arguments, pairwise: Bool, _ e: FunctionCallExprSyntax) async throws -> Value {

@@ -31,30 +31,9 @@ extension Interpreter {
         }
         if let e = expr.as(BooleanLiteralExprSyntax.self) { return .bool(e.literal.tokenKind == .keyword(.true)) }
         if expr.is(NilLiteralExprSyntax.self) { return .null }
-        if let e = expr.as(ArrayExprSyntax.self) {
-            var values: [Value] = []
-            for element in e.elements { values.append(try await evaluate(element.expression)) }
-            if values.contains(where: \.isContainer) { try budget.value(.array(values), e) }
-            return .array(values)
-        }
-        if let e = expr.as(DictionaryExprSyntax.self) {
-            guard case .elements(let elements) = e.content else { return .dictionary([]) }
-            var pairs: [(key: Value, value: Value)] = []
-            for element in elements {
-                let key = try await evaluate(element.key)
-                let value = try await evaluate(element.value)
-                if let index = pairs.firstIndex(where: { Value.equal($0.key, key) }) { pairs[index].value = value } else { pairs.append((key, value)) }
-            }
-            if pairs.contains(where: { $0.key.isContainer || $0.value.isContainer }) { try budget.value(.dictionary(pairs), e) }
-            return .dictionary(pairs)
-        }
-        if let e = expr.as(TupleExprSyntax.self) {
-            if e.elements.count == 1, e.elements.first!.label == nil { return try await evaluate(e.elements.first!.expression) }
-            var items: [(label: String?, value: Value)] = []
-            for element in e.elements { items.append((element.label?.text, try await evaluate(element.expression))) }
-            if items.contains(where: { $0.value.isContainer }) { try budget.value(.tuple(items), e) }
-            return .tuple(items)
-        }
+        if let e = expr.as(ArrayExprSyntax.self) { return try await arrayLiteral(e) }
+        if let e = expr.as(DictionaryExprSyntax.self) { return try await dictionaryLiteral(e) }
+        if let e = expr.as(TupleExprSyntax.self) { return try await tupleValue(e) }
         if let e = expr.as(DeclReferenceExprSyntax.self) { return try await reference(e) }
         if let e = expr.as(ClosureExprSyntax.self) { return .function(makeClosure(e)) }
         if let e = expr.as(KeyPathExprSyntax.self) { return .function(try keyPathFunction(e)) }
@@ -62,24 +41,7 @@ extension Interpreter {
         if let e = expr.as(MemberAccessExprSyntax.self) { return try await memberAccess(e) }
         if let e = expr.as(FunctionCallExprSyntax.self) { return try await call(e) }
         if let e = expr.as(InfixOperatorExprSyntax.self) { return try await infix(e) }
-        if let e = expr.as(PrefixOperatorExprSyntax.self) {
-            // `-9223372036854775808` is Int.min: the minus belongs to the literal, as in Swift.
-            if e.operator.text == "-", let literal = e.expression.as(IntegerLiteralExprSyntax.self),
-               let value = Int("-" + literal.literal.text.replacingOccurrences(of: "_", with: "")) {
-                return .int(value)
-            }
-            let operand = try await evaluate(e.expression)
-            switch (e.operator.text, operand) {
-            case ("!", .bool(let b)): return .bool(!b)
-            case ("..<", .int(let i)): return .range(lower: Int.min, upper: i, closed: false)
-            case ("...", .int(let i)): return .range(lower: Int.min, upper: i, closed: true)
-            case ("~", .int(let i)): return .int(~i)
-            case ("-", .int(let i)): return .int(try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.negate(i) })
-            case ("-", .double(let d)): return .double(-d)
-            case ("..<", .int(let upper)): return .range(lower: 0, upper: upper, closed: false)
-            default: throw error("operator '\(e.operator.text)' cannot be applied to \(operand.description)", e)
-            }
-        }
+        if let e = expr.as(PrefixOperatorExprSyntax.self) { return try await prefixOperation(e) }
         if let e = expr.as(PostfixOperatorExprSyntax.self) {
             // A one-sided range `i...` (as a subscript: through the end).
             guard e.operator.text == "...", case .int(let lower) = try await evaluate(e.expression) else {
@@ -97,35 +59,90 @@ extension Interpreter {
             return value
         }
         if let e = expr.as(SubscriptCallExprSyntax.self) { return try await subscriptValue(e) }
-        if let e = expr.as(IfExprSyntax.self) {
-            // `if` as an expression: the value of the last expression of the taken branch.
-            return try await withScope {
-                if try await conditionsHold(e.conditions) { return try await lastValue(e.body.statements) }
-                switch e.elseBody {
-                case .ifExpr(let next): return try await evaluate(ExprSyntax(next))
-                case .codeBlock(let block): return try await lastValue(block.statements)
-                case nil: return .null
-                }
-            }
-        }
+        if let e = expr.as(IfExprSyntax.self) { return try await ifValue(e) }
         if let e = expr.as(SwitchExprSyntax.self) { return try await switchValue(e) }
-        if let e = expr.as(AsExprSyntax.self) {
-            let value = try await evaluate(e.expression)
-            switch e.questionOrExclamationMark?.tokenKind {
-            case .postfixQuestionMark?: return valueMatches(value, e.type) ? value : .null
-            case .exclamationMark?:
-                if valueMatches(value, e.type) { return value }
-                throw error("could not cast value of type '\(value.typeDescription)' to '\(e.type.trimmedDescription)'", e)
-            default:
-                // `2 as Double`: a literal takes the written type.
-                if case .int(let i) = value, ["Double", "Float"].contains(e.type.trimmedDescription) { return .double(Double(i)) }
-                return value
-            }
-        }
+        if let e = expr.as(AsExprSyntax.self) { return try await cast(e) }
         if let e = expr.as(IsExprSyntax.self) { return .bool(valueMatches(try await evaluate(e.expression), e.type)) }
         if let e = expr.as(SequenceExprSyntax.self) { throw error("internal: unfolded operator sequence", e) }
         if let e = expr.as(MacroExpansionExprSyntax.self), ["expect", "require"].contains(e.macroName.text) { return try await expectation(e) }
         throw error("'\(expr.trimmedDescription.prefix(40))' is not supported in prompt files", expr)
+    }
+
+    /// `[a, b]` (within the memory budget).
+    func arrayLiteral(_ e: ArrayExprSyntax) async throws -> Value {
+        var values: [Value] = []
+        for element in e.elements { values.append(try await evaluate(element.expression)) }
+        if values.contains(where: \.isContainer) { try budget.value(.array(values), e) }
+        return .array(values)
+    }
+
+    /// `[k: v]` in written order; a repeated key keeps its first place and its last value.
+    func dictionaryLiteral(_ e: DictionaryExprSyntax) async throws -> Value {
+        guard case .elements(let elements) = e.content else { return .dictionary([]) }
+        var pairs: [(key: Value, value: Value)] = []
+        for element in elements {
+            let key = try await evaluate(element.key)
+            let value = try await evaluate(element.value)
+            if let index = pairs.firstIndex(where: { Value.equal($0.key, key) }) { pairs[index].value = value } else { pairs.append((key, value)) }
+        }
+        if pairs.contains(where: { $0.key.isContainer || $0.value.isContainer }) { try budget.value(.dictionary(pairs), e) }
+        return .dictionary(pairs)
+    }
+
+    /// `(a, b)`, `(label: x)`; a parenthesized expression is its value.
+    func tupleValue(_ e: TupleExprSyntax) async throws -> Value {
+        if e.elements.count == 1, e.elements.first!.label == nil { return try await evaluate(e.elements.first!.expression) }
+        var items: [(label: String?, value: Value)] = []
+        for element in e.elements { items.append((element.label?.text, try await evaluate(element.expression))) }
+        if items.contains(where: { $0.value.isContainer }) { try budget.value(.tuple(items), e) }
+        return .tuple(items)
+    }
+
+    /// `!b`, `-x`, `~i`, `..<n`, `...n`.
+    func prefixOperation(_ e: PrefixOperatorExprSyntax) async throws -> Value {
+        // `-9223372036854775808` is Int.min: the minus belongs to the literal, as in Swift.
+        if e.operator.text == "-", let literal = e.expression.as(IntegerLiteralExprSyntax.self),
+           let value = Int("-" + literal.literal.text.replacingOccurrences(of: "_", with: "")) {
+            return .int(value)
+        }
+        let operand = try await evaluate(e.expression)
+        switch (e.operator.text, operand) {
+        case ("!", .bool(let b)): return .bool(!b)
+        case ("..<", .int(let i)): return .range(lower: Int.min, upper: i, closed: false)
+        case ("...", .int(let i)): return .range(lower: Int.min, upper: i, closed: true)
+        case ("~", .int(let i)): return .int(~i)
+        case ("-", .int(let i)): return .int(try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.negate(i) })
+        case ("-", .double(let d)): return .double(-d)
+        case ("..<", .int(let upper)): return .range(lower: 0, upper: upper, closed: false)
+        default: throw error("operator '\(e.operator.text)' cannot be applied to \(operand.description)", e)
+        }
+    }
+
+    /// `if` as an expression: the value of the last expression of the taken branch.
+    func ifValue(_ e: IfExprSyntax) async throws -> Value {
+        try await withScope {
+            if try await conditionsHold(e.conditions) { return try await lastValue(e.body.statements) }
+            switch e.elseBody {
+            case .ifExpr(let next): return try await evaluate(ExprSyntax(next))
+            case .codeBlock(let block): return try await lastValue(block.statements)
+            case nil: return .null
+            }
+        }
+    }
+
+    /// `as?` (nil on mismatch), `as!` (a runtime error on mismatch) and `as`.
+    func cast(_ e: AsExprSyntax) async throws -> Value {
+        let value = try await evaluate(e.expression)
+        switch e.questionOrExclamationMark?.tokenKind {
+        case .postfixQuestionMark?: return valueMatches(value, e.type) ? value : .null
+        case .exclamationMark?:
+            if valueMatches(value, e.type) { return value }
+            throw error("could not cast value of type '\(value.typeDescription)' to '\(e.type.trimmedDescription)'", e)
+        default:
+            // `2 as Double`: a literal takes the written type.
+            if case .int(let i) = value, ["Double", "Float"].contains(e.type.trimmedDescription) { return .double(Double(i)) }
+            return value
+        }
     }
 
     func lastValue(_ items: CodeBlockItemListSyntax) async throws -> Value {

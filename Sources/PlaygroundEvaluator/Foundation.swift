@@ -20,90 +20,33 @@ extension Interpreter {
     /// `Date()` in prompt files: a fixed clock (2026-01-01 00:00:00 UTC), so results do not depend on when they run.
     static let fixedNow: Double = 1_767_225_600
 
-    /// Free functions of the standard library and Foundation; nil when `name` is not one.
-    func standardFunction(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value? {
-        switch name {
-        case "max", "min":
-            let args = try await callArguments(e)
-            var values = args.map(\.value)
-            if values.count == 1, case .array(let items) = values[0] { values = items }
-            guard var best = values.first else { throw error("\(name) needs values", e) }
-            for value in values.dropFirst() {
-                guard let order = try await compare(value, best) else { throw error("cannot compare \(value.description.prefix(30))", e) }
-                if name == "max" ? order >= 0 : order < 0 { best = value }
-            }
-            return best
-        case "abs":
-            let args = try await callArguments(e)
-            switch args.first?.value {
-            case .int(let i)?: return .int(abs(i))
-            case .double(let d)?: return .double(abs(d))
-            default: throw error("abs needs a number", e)
-            }
-        case "zip":
-            let args = try await callArguments(e)
-            guard args.count == 2 else { throw error("zip needs two sequences", e) }
-            let first = try sequenceElements(args[0].value, e)
-            let second = try sequenceElements(args[1].value, e)
-            return .array(zip(first, second).map { .tuple([(label: nil, value: $0), (label: nil, value: $1)]) })
-        case "stride":
-            let args = try await callArguments(e)
-            guard let from = args.first(where: { $0.label == "from" })?.value, let by = args.first(where: { $0.label == "by" })?.value,
-                  let end = args.first(where: { $0.label == "to" || $0.label == "through" }) else {
-                throw error("stride needs from:, to: or through:, and by:", e)
-            }
-            let through = end.label == "through"
-            if case .int(var i) = from, case .int(let limit) = end.value, case .int(let step) = by {
-                guard step != 0 else { throw error("stride by 0 never ends", e) }
-                var values: [Value] = []
-                while step > 0 ? (through ? i <= limit : i < limit) : (through ? i >= limit : i > limit) {
-                    values.append(.int(i))
-                    if values.count > 10_000_000 { throw error("the stride has more than 10000000 elements", e) }
-                    i += step
-                }
-                return .array(values)
-            }
-            guard var d = from.number, let limit = end.value.number, let step = by.number, step != 0 else { throw error("stride needs numbers", e) }
+    /// `stride(from:to:by:)` and `stride(from:through:by:)` over Ints or Doubles (at most 10,000,000 elements).
+    func strideValues(_ args: [CallArgument], _ e: FunctionCallExprSyntax) throws -> Value {
+        guard let from = args.first(where: { $0.label == "from" })?.value, let by = args.first(where: { $0.label == "by" })?.value,
+              let end = args.first(where: { $0.label == "to" || $0.label == "through" }) else {
+            throw error("stride needs from:, to: or through:, and by:", e)
+        }
+        let through = end.label == "through"
+        if case .int(var i) = from, case .int(let limit) = end.value, case .int(let step) = by {
+            guard step != 0 else { throw error("stride by 0 never ends", e) }
             var values: [Value] = []
-            while step > 0 ? (through ? d <= limit : d < limit) : (through ? d >= limit : d > limit) {
-                values.append(.double(d))
+            while step > 0 ? (through ? i <= limit : i < limit) : (through ? i >= limit : i > limit) {
+                values.append(.int(i))
                 if values.count > 10_000_000 { throw error("the stride has more than 10000000 elements", e) }
-                d += step
+                let (next, overflow) = i.addingReportingOverflow(step)
+                if overflow { break }  // past Int's range: the stride ends (Swift's stride stops there too)
+                i = next
             }
             return .array(values)
-        case "debugPrint":
-            let args = try await callArguments(e)
-            let separator = args.first { $0.label == "separator" }?.value.stringValue ?? " "
-            var parts: [String] = []
-            for argument in args where argument.label == nil { parts.append(try await text(argument.value, debug: true)) }
-            let text = parts.joined(separator: separator)
-            recorder.recordPrint(site(e), text: text, value: .string(text))
-            return .null
-        case "dump":
-            let args = try await callArguments(e)
-            guard let value = args.first?.value else { throw error("dump needs a value", e) }
-            var lines: [String] = []
-            try await dumpLines(value, label: nil, indent: 0, into: &lines)
-            let text = lines.joined(separator: "\n")
-            recorder.recordPrint(site(e), text: text, value: .string(text))
-            return value
-        case "type":
-            let args = try await callArguments(e)
-            guard let value = args.first?.value else { throw error("type(of:) needs a value", e) }
-            return .type(typeName(of: value) ?? Value.runtimeTypeName(of: value) ?? value.typeDescription)
-        case "precondition", "assert":
-            let args = try await callArguments(e)
-            if case .bool(false)? = args.first?.value {
-                let message = args.dropFirst().first?.value.description ?? ""
-                throw error("\(name) failed" + (message.isEmpty ? "" : ": \(message)"), e)
-            }
-            return .null
-        case "fatalError", "preconditionFailure":
-            let args = try await callArguments(e)
-            throw error("Fatal error" + (args.first.map { ": \($0.value.description)" } ?? ""), e)
-        default:
-            return nil
         }
+        guard var d = from.number, let limit = end.value.number, let step = by.number, step != 0 else { throw error("stride needs numbers", e) }
+        var values: [Value] = []
+        while step > 0 ? (through ? d <= limit : d < limit) : (through ? d >= limit : d > limit) {
+            values.append(.double(d))
+            if values.count > 10_000_000 { throw error("the stride has more than 10000000 elements", e) }
+            d += step
+        }
+        return .array(values)
     }
 
     func unique(_ values: [Value]) -> [Value] {

@@ -10,28 +10,7 @@ extension Interpreter {
     }
 
     func modify(_ target: ExprSyntax, _ change: (inout Value) async throws -> Void) async throws {
-        if let ref = target.as(DeclReferenceExprSyntax.self) {
-            let name = ref.baseName.text
-            if let cell = lookupLocalCell(name) {
-                if case .sessionProperty(let key) = cell.value { return try await modifySessionProperty(key, change, at: ref) }
-                try await change(&cell.value)
-                return
-            }
-            if name != "self", let selfCell = lookupCell("self"), hasMember(selfCell.value, name) || isStoredInInit(selfCell.value, name) {
-                return try await modifyProperty(of: selfCell, name, change, at: ref)
-            }
-            if let cell = lookupCell(name) {
-                try await change(&cell.value)
-                return
-            }
-            if let type = currentTypeName, try await userStaticMember(name, of: type, ref) != nil {
-                var value = try await userStaticMember(name, of: type, ref) ?? .null
-                try await change(&value)
-                _ = try await setStatic(name, of: type, value, ref)
-                return
-            }
-            throw error("cannot find '\(name)' in scope", ref)
-        }
+        if let ref = target.as(DeclReferenceExprSyntax.self) { return try await modifyVariable(ref, change) }
         if target.is(DiscardAssignmentExprSyntax.self) {
             var ignored = Value.null
             try await change(&ignored)
@@ -47,32 +26,7 @@ extension Interpreter {
             return
         }
         if let member = target.as(MemberAccessExprSyntax.self), let baseExpr = member.base {
-            let name = member.declName.baseName.text
-            let base = try await evaluate(baseExpr)
-            if case .object = base { return try await modifyProperty(of: Cell(base), name, change, at: member) }
-            if case .session(let session) = base, ["transcript", "transcriptErrorHandlingPolicy"].contains(name) {
-                var value = try await self.member(name, of: base, member)
-                try await change(&value)
-                if name == "transcript" {
-                    guard case .transcript(let transcript) = value else { throw error("session.transcript must be set to a Transcript", member) }
-                    session.transcript = transcript
-                } else {
-                    session.transcriptErrorHandlingPolicy = value.isNull ? nil : try errorPolicy(value, member)
-                }
-                return
-            }
-            if case .type(let typeName) = base {
-                var value = try await self.member(name, of: base, member)
-                try await change(&value)
-                if try await setStatic(name, of: typeName, value, member) { return }
-                throw error("cannot assign to '\(member.trimmedDescription)'", member)
-            }
-            if base.isNull, baseExpr.is(OptionalChainingExprSyntax.self) { return }
-            return try await modify(baseExpr) { baseValue in
-                let cell = Cell(baseValue)
-                try await modifyProperty(of: cell, name, change, at: member)
-                baseValue = cell.value
-            }
+            return try await modifyMember(member, of: baseExpr, change)
         }
         if let sub = target.as(SubscriptCallExprSyntax.self) {
             var indexes: [Value] = []
@@ -93,6 +47,60 @@ extension Interpreter {
             }
         }
         throw error("cannot assign to '\(target.trimmedDescription)'", target)
+    }
+
+    /// `name = ...`: a local, a property of `self` (implicitly), a global, a static of the current type.
+    private func modifyVariable(_ ref: DeclReferenceExprSyntax, _ change: (inout Value) async throws -> Void) async throws {
+        let name = ref.baseName.text
+        if let cell = lookupLocalCell(name) {
+            if case .sessionProperty(let key) = cell.value { return try await modifySessionProperty(key, change, at: ref) }
+            try await change(&cell.value)
+            return
+        }
+        if name != "self", let selfCell = lookupCell("self"), hasMember(selfCell.value, name) || isStoredInInit(selfCell.value, name) {
+            return try await modifyProperty(of: selfCell, name, change, at: ref)
+        }
+        if let cell = lookupCell(name) {
+            try await change(&cell.value)
+            return
+        }
+        if let type = currentTypeName, try await userStaticMember(name, of: type, ref) != nil {
+            var value = try await userStaticMember(name, of: type, ref) ?? .null
+            try await change(&value)
+            _ = try await setStatic(name, of: type, value, ref)
+            return
+        }
+        throw error("cannot find '\(name)' in scope", ref)
+    }
+
+    /// `base.name = ...`: an instance in place, a session's transcript or policy, a static, or a value copied out and written back.
+    private func modifyMember(_ member: MemberAccessExprSyntax, of baseExpr: ExprSyntax, _ change: (inout Value) async throws -> Void) async throws {
+        let name = member.declName.baseName.text
+        let base = try await evaluate(baseExpr)
+        if case .object = base { return try await modifyProperty(of: Cell(base), name, change, at: member) }
+        if case .session(let session) = base, ["transcript", "transcriptErrorHandlingPolicy"].contains(name) {
+            var value = try await self.member(name, of: base, member)
+            try await change(&value)
+            if name == "transcript" {
+                guard case .transcript(let transcript) = value else { throw error("session.transcript must be set to a Transcript", member) }
+                session.transcript = transcript
+            } else {
+                session.transcriptErrorHandlingPolicy = value.isNull ? nil : try errorPolicy(value, member)
+            }
+            return
+        }
+        if case .type(let typeName) = base {
+            var value = try await self.member(name, of: base, member)
+            try await change(&value)
+            if try await setStatic(name, of: typeName, value, member) { return }
+            throw error("cannot assign to '\(member.trimmedDescription)'", member)
+        }
+        if base.isNull, baseExpr.is(OptionalChainingExprSyntax.self) { return }
+        return try await modify(baseExpr) { baseValue in
+            let cell = Cell(baseValue)
+            try await modifyProperty(of: cell, name, change, at: member)
+            baseValue = cell.value
+        }
     }
 
     /// Inside an initializer, stored properties not set yet are still assignable.

@@ -58,6 +58,10 @@ extension Interpreter {
 
     func member(_ name: String, of base: Value, _ node: some SyntaxProtocol) async throws -> Value {
         if let value = try await evaluationsMember(name, of: base, node) { return value }
+        if case .object(let box) = base, Builtins.foundationObjectTypes.contains(box.type), types.type(box.type) == nil,
+           let value = try await surfaceMember(name, of: base, node) {
+            return value  // a Foundation object's properties are its table entries (NumberFormatter computes its defaults)
+        }
         if let value = try await userMember(name, of: base, node) { return value }
         switch base {
         case .type(let typeName):
@@ -115,7 +119,6 @@ extension Interpreter {
 
     /// `Type.member`: nested types, static values and cases of table types, then the file's enums.
     func staticMember(_ name: String, of typeName: String, _ node: some SyntaxProtocol) async throws -> Value {
-        if let value = try evaluationsStaticMember(name, of: typeName, node) { return value }
         if name == "self" { return .type(typeName) }
         if name == "generationSchema", let schema = context.schema(forType: typeName) { return .schema(schema) }
         if let type = context.file.resolveType(typeName, in: nil) {

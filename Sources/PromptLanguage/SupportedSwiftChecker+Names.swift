@@ -42,10 +42,10 @@ extension SupportedSwiftChecker {
     }
 
     /// Whether a bare call `name(...)` can run: a function or method the file declares, a
-    /// standard function, a global function of the surface table, or (inside an extension of a
+    /// global function of the surface table (print, max, stride...), or (inside an extension of a
     /// built-in type) one of that type's members.
     static func canCall(_ name: String, declared: Set<String>, extending builtin: String?) -> Bool {
-        if declared.contains(name) || standardFunctions.contains(name) { return true }
+        if declared.contains(name) { return true }
         if Surface.table.functions.contains(where: { $0.name == name }) { return true }
         if let builtin, let type = Surface.table.type(named: builtin) { return type.members.contains { $0.name == name } }
         return false
@@ -62,13 +62,6 @@ extension SupportedSwiftChecker {
         "Transcript", "GenerationError", "LanguageModelError", "DynamicGenerationSchema", "GenerationSchema",
         "LanguageModelFeedback", "Profile", "DynamicInstructions",
     ]
-
-    /// The free functions the evaluator provides besides the surface table's global functions.
-    public static let standardFunctions: Set<String> = [
-        "print", "debugPrint", "dump", "max", "min", "abs", "zip", "stride", "type", "precondition", "assert", "fatalError",
-        "preconditionFailure",
-    ]
-
 }
 
 

@@ -25,8 +25,8 @@ public struct SupportedSwiftChecker {
     let source: SourceText
     private(set) var diagnostics: [Diagnostic] = []
     /// Every name the file declares (functions, variables, parameters, closure
-    /// parameters): a call to a lowercase name outside these and
-    /// `standardFunctions` cannot run.
+    /// parameters): a call to a lowercase name outside these and the
+    /// surface table's global functions cannot run.
     var declaredNames: Set<String> = []
     /// The types the file declares.
     var declaredTypes: Set<String> = []

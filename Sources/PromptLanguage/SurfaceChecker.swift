@@ -170,6 +170,7 @@ private final class SurfaceVisitor {
         // Callees are checked with their labels in check(FunctionCallExprSyntax).
         if let call = node.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == node.id { return }
         let name = node.declName.baseName.text
+        if node.base == nil, let type = assignedType(of: node) { return checkImplicit(node, nil, against: type) }
         guard name != "self", let base = node.base, var baseType = inference.type(of: base) else { return }
         // `optional.map`, `optional.flatMap`: members of Optional itself, not of the wrapped type.
         if inference.isOptional(base) { baseType = .instance("Optional") }
@@ -264,31 +265,60 @@ private final class SurfaceVisitor {
         }
     }
 
-    /// `.greedy`, `.random(top:)` as arguments: checked against the parameter's type.
+    /// `.greedy`, `.random(top:)` as arguments (and `[.year, .month]` elements): checked against the parameter's type.
     private func checkImplicitArguments(_ node: FunctionCallExprSyntax, _ entry: SurfaceMember) {
         guard let parameters = entry.parameters,
               let positions = SurfaceTable.positions(parameters, labels: node.arguments.map { $0.label?.text }) else { return }
         for (argument, position) in zip(node.arguments, positions) {
-            var expression = argument.expression
-            var call: FunctionCallExprSyntax?
-            if let inner = expression.as(FunctionCallExprSyntax.self) {
-                call = inner
-                expression = inner.calledExpression
+            for element in Self.implicitMembers(argument.expression) {
+                checkImplicit(element.member, element.call, against: parameters[position].type)
             }
-            guard let member = expression.as(MemberAccessExprSyntax.self), member.base == nil else { continue }
-            var type = parameters[position].type
-            if type.hasSuffix("?") { type.removeLast() }
-            guard let canonical = table.canonicalName(type) else { continue }
-            let name = member.declName.baseName.text
-            if name == "init" { continue }
-            let resolution = call.map {
-                table.resolveCall(type: canonical, name: name, labels: $0.arguments.map { $0.label?.text }, trailingClosure: $0.trailingClosure != nil, isStatic: true)
-            } ?? table.resolveValue(type: canonical, name: name, isStatic: true)
-            if case .unknownMember(let suggestion) = resolution {
-                unknownMember(member.declName.baseName, name, on: canonical, suggestion: suggestion, isStatic: true)
-            } else if let call, case .noMatchingOverload = resolution {
-                report(resolution, call, callee: member.declName.baseName, typeName: canonical, isStatic: true)
-            }
+        }
+    }
+
+    /// The implicit member itself, or those an array literal lists (an option set, a set of components).
+    static func implicitMembers(_ expression: ExprSyntax) -> [(member: MemberAccessExprSyntax, call: FunctionCallExprSyntax?)] {
+        if let array = expression.as(ArrayExprSyntax.self) { return array.elements.flatMap { implicitMembers($0.expression) } }
+        if let call = expression.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil {
+            return [(member, call)]
+        }
+        if let member = expression.as(MemberAccessExprSyntax.self), member.base == nil { return [(member, nil)] }
+        return []
+    }
+
+    /// `value.property = .member` (or `= [.member, ...]`): the property's type when the table knows it.
+    private func assignedType(of node: MemberAccessExprSyntax) -> String? {
+        var value = ExprSyntax(node)
+        if let list = node.parent?.as(ArrayElementSyntax.self)?.parent?.as(ArrayElementListSyntax.self)?.parent?.as(ArrayExprSyntax.self) {
+            value = ExprSyntax(list)
+        }
+        guard let elements = value.parent?.as(ExprListSyntax.self), value.parent?.parent?.is(SequenceExprSyntax.self) == true else { return nil }
+        let items = Array(elements)
+        guard let index = items.firstIndex(where: { $0.id == value.id }), index >= 2, items[index - 1].is(AssignmentExprSyntax.self),
+              let target = items[index - 2].as(MemberAccessExprSyntax.self), let base = target.base,
+              case .instance(let type)? = inference.type(of: base), !inference.isOptional(base),
+              case .found(let entry) = table.resolveValue(type: type, name: target.declName.baseName.text, isStatic: false) else { return nil }
+        return entry.result
+    }
+
+    /// One implicit member (or implicit call) against the type the context expects.
+    private func checkImplicit(_ member: MemberAccessExprSyntax, _ call: FunctionCallExprSyntax?, against expected: String) {
+        var type = expected
+        let isOptional = type.hasSuffix("?")
+        if isOptional { type.removeLast() }
+        // `[T]` and `Set<T>` take array literals of T.
+        if type.hasPrefix("["), type.hasSuffix("]"), !type.contains(":") { type = String(type.dropFirst().dropLast()) }
+        if type.hasPrefix("Set<"), type.hasSuffix(">") { type = String(type.dropFirst(4).dropLast()) }
+        guard let canonical = table.canonicalName(type) else { return }
+        let name = member.declName.baseName.text
+        if name == "init" || (isOptional && (name == "none" || name == "some")) { return }
+        let resolution = call.map {
+            table.resolveCall(type: canonical, name: name, labels: $0.arguments.map { $0.label?.text }, trailingClosure: $0.trailingClosure != nil, isStatic: true)
+        } ?? table.resolveValue(type: canonical, name: name, isStatic: true)
+        if case .unknownMember(let suggestion) = resolution {
+            unknownMember(member.declName.baseName, name, on: canonical, suggestion: suggestion, isStatic: true)
+        } else if let call, case .noMatchingOverload = resolution {
+            report(resolution, call, callee: member.declName.baseName, typeName: canonical, isStatic: true)
         }
     }
 

@@ -54,5 +54,18 @@ public enum Surface {
         MemberSpec("func tan(_: Double) -> Double", "The tangent of an angle in radians (Foundation)."),
         MemberSpec("func atan2(_: Double, _: Double) -> Double", "The angle of the point (x: second, y: first) in radians (Foundation)."),
         MemberSpec("func hypot(_: Double, _: Double) -> Double", "The length of the hypotenuse (Foundation)."),
+        MemberSpec("func debugPrint(_: Any..., separator: String = \" \")", "Prints the values as debugging text (strings quoted, types named)."),
+        MemberSpec("func dump(_: Any) -> Any", "Prints the value's parts one per line (Swift's reflection tree) and returns the value."),
+        MemberSpec("func max(_: Any...) -> Any", "The greatest of the values (the last of equal ones), or of one array's elements."),
+        MemberSpec("func min(_: Any...) -> Any", "The least of the values (the first of equal ones), or of one array's elements."),
+        MemberSpec("func abs(_: Any) -> Any", "The magnitude of an Int or a Double."),
+        MemberSpec("func zip(_: Any, _: Any) -> [Any]", "Pairs of the two sequences' elements, as many as the shorter has."),
+        MemberSpec("func stride(from: Any, to: Any, by: Any) -> [Any]", "From the start toward the end, by the step, without the end."),
+        MemberSpec("func stride(from: Any, through: Any, by: Any) -> [Any]", "From the start toward the end, by the step, the end included when reached."),
+        MemberSpec("func type(of: Any) -> Any", "The value's type (`String`, `Int`, the file's type)."),
+        MemberSpec("func precondition(_: Bool, _: String = \"\")", "Stops the block with the message when the condition is false."),
+        MemberSpec("func assert(_: Bool, _: String = \"\")", "Stops the block with the message when the condition is false."),
+        MemberSpec("func fatalError(_: String = \"\")", "Stops the block with the message."),
+        MemberSpec("func preconditionFailure(_: String = \"\")", "Stops the block with the message."),
     ]
 }

@@ -178,6 +178,7 @@ extension Value {
         case .errorPolicy: "TranscriptErrorHandlingPolicy"
         case .error: "Error"
         case .skills(let object): object.typeName
+        case .evaluations(let object): object.surfaceTypeName
         case .structure(let type, _): Surface.table.canonicalName(type)
         case .set: "Set"
         case .date: "Date"

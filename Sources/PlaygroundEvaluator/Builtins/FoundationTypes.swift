@@ -7,7 +7,7 @@ import SwiftSyntax
 /// shared implementations of `Sequence.swift`.
 extension Builtins {
     /// The Foundation classes whose instances are `ObjectBox`es the table describes.
-    static let foundationObjectTypes: Set<String> = ["JSONEncoder", "JSONDecoder", "DateFormatter", "ISO8601DateFormatter"]
+    static let foundationObjectTypes: Set<String> = ["JSONEncoder", "JSONDecoder", "DateFormatter", "ISO8601DateFormatter", "NumberFormatter"]
 
     static let foundationBuiltins: [String: Builtin] = {
         var all = foundationInitializers
@@ -21,6 +21,8 @@ extension Builtins {
         all.merge(setBuiltins) { _, _ in preconditionFailure("Set entry registered twice") }
         all.merge(dateBuiltins) { _, _ in preconditionFailure("Date entry registered twice") }
         all.merge(codingBuiltins) { _, _ in preconditionFailure("coding entry registered twice") }
+        all.merge(calendarBuiltins) { _, _ in preconditionFailure("Calendar entry registered twice") }
+        all.merge(numberFormatterBuiltins) { _, _ in preconditionFailure("NumberFormatter entry registered twice") }
         return all
     }()
 

@@ -7,7 +7,8 @@ import FoundationModelsRuntime
 extension Builtins {
     static let swiftBuiltins: [String: Builtin] = {
         var all: [String: Builtin] = [:]
-        for group in [stringBuiltins, stringMembers, numberBuiltins, arrayBuiltins, dictionaryBuiltins, rangeBuiltins, otherSwiftBuiltins, mathBuiltins] {
+        for group in [stringBuiltins, stringMembers, numberBuiltins, arrayBuiltins, dictionaryBuiltins, rangeBuiltins, otherSwiftBuiltins, mathBuiltins,
+                      functionBuiltins] {
             all.merge(group) { _, _ in preconditionFailure("a Swift entry is registered twice") }
         }
         return all

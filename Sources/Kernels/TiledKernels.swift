@@ -412,9 +412,16 @@ enum TiledKernels {
         let groupCount = tokens / 8
         let groupBytes = TokenGroup.bytes(blocks: blocks)
         // Token groups outermost: a group's activations stay in L1 while the chunk's rows pass.
+        // Interleaved rows: `tokens8` reads one row's blocks, spread over its whole 8-row group,
+        // which the hardware prefetcher does not follow; each row prefetches an eighth of the group after next.
+        let lines = (matrix.format.rowBytes(columns: matrix.columns) + 63) / 64
         for g in 0..<groupCount {
             let group = TokenGroup(groups + g * groupBytes, blocks: blocks)
             for r in range {
+                if matrix.interleavedRows && (r | 7) + 9 < range.upperBound {
+                    let ahead = matrix.row((r | 7) + 9) + (r & 7) * matrix.rowStride
+                    for line in 0..<lines { prefetch(ahead + 64 * line) }
+                }
                 if W.headerScales && ggmlOrder {
                     GGMLOrderKernels.tokens8(W.self, row: matrix.row(r), blocks: blocks, blockStride: matrix.blockStride, group: group,
                                              output: output + 8 * g * outputStride + r, outputStride: outputStride)

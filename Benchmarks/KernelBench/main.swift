@@ -29,6 +29,10 @@ let promptTokens = option("--tokens", 512)
 /// `--only NAME` times the shapes whose name starts with NAME; `--no-matmul` skips the prompt products.
 let onlyShape = arguments.firstIndex(of: "--only").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
 let skipMatmul = arguments.contains("--no-matmul")
+/// `--row-major` times the output matrix as the file stores it (the loader interleaves its rows,
+/// `TransformerWeights.interleaveOutputRows`); `--interleave-all` interleaves every matrix that can be.
+let interleaveOutput = !arguments.contains("--row-major")
+let interleaveAll = arguments.contains("--interleave-all")
 let minimumSeconds = 1.0
 let layerFormat = arguments.contains("--q8") ? QuantFormat.q8_0
     : arguments.contains("--q4k") ? QuantFormat.q4_K : arguments.contains("--q5") ? QuantFormat.q5_0 : QuantFormat.q4_1
@@ -79,7 +83,7 @@ func measure(_ body: () -> Void) -> Double {
     return times[0]
 }
 
-print("Kernel benchmark (\(gemma ? "Gemma 3 270M Q4_K_M shapes" : "layers \(layerFormat)"), output Q8_0); prompt batch \(promptTokens) tokens")
+print("Kernel benchmark (\(gemma ? "Gemma 3 270M Q4_K_M shapes" : "layers \(layerFormat)"), output Q8_0\(interleaveOutput ? " with interleaved rows" : "")\(interleaveAll ? ", every matrix interleaved" : "")); prompt batch \(promptTokens) tokens")
 for threads in threadCounts {
     let context = KernelContext(threads: threads)
     clock = threads == 1 ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC
@@ -93,7 +97,12 @@ for threads in threadCounts {
         values.withUnsafeBufferPointer { v in
             for r in 0..<shape.rows { Quantize.row(shape.format, from: v.baseAddress! + r * shape.columns, to: weights + r * rowBytes, count: shape.columns) }
         }
-        let view = MatrixView(format: shape.format, rows: shape.rows, columns: shape.columns, base: weights)
+        var view = MatrixView(format: shape.format, rows: shape.rows, columns: shape.columns, base: weights)
+        let interleavedCopy = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * shape.rows, alignment: 64)
+        defer { interleavedCopy.deallocate() }
+        if interleaveAll || (interleaveOutput && shape.perLayer == 0), view.canInterleaveRows {
+            view = view.interleavingRows(into: interleavedCopy)
+        }
         let batch = shape.perLayer > 0 ? promptTokens : 1
         let x = (0..<(batch * shape.columns)).map { _ in nextRandom() }
         var y = [Float](repeating: 0, count: batch * shape.rows)

@@ -76,33 +76,8 @@ struct GenerateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let text: String
-        if let promptFile {
-            guard let data = FileManager.default.contents(atPath: promptFile) else {
-                Self.fail("cannot read the prompt file '\(promptFile)'")
-            }
-            text = String(decoding: data, as: UTF8.self)
-        } else {
-            text = prompt ?? ""
-        }
-
         let start = ContinuousClock.now
-        let model: InferenceModel
-        let promptTokens: [Int32]
-        do {
-            let located = try ModelLocator.resolve(explicitPath: self.model)
-            model = try InferenceModel(path: located.path, threads: threads)
-            if chat {
-                let template = try ChatTemplate.detect(templateText: model.chatTemplateSource, modelName: located.path,
-                                                       override: chatTemplate, tokenizer: model.tokenizer)
-                let rendered = template.render([.user(text)], addGenerationPrompt: true)
-                promptTokens = model.tokenizer.tokenize(rendered, addSpecial: true, parseSpecial: true)
-            } else {
-                promptTokens = model.tokenizer.tokenize(text, addSpecial: true, parseSpecial: true)
-            }
-        } catch {
-            Self.fail("\(error)")
-        }
+        let (model, promptTokens) = loadModelAndPrompt()
         guard !promptTokens.isEmpty else { Self.fail("the prompt is empty and the model adds no BOS token") }
         let loaded = ContinuousClock.now
 
@@ -157,6 +132,31 @@ struct GenerateCommand: AsyncParsableCommand {
             "timings": .object(timings),
         ]
         print(JSONValue.object(result).serialized())
+    }
+
+    /// The prompt text (`--prompt` or `--prompt-file`), the model, and the prompt's tokens (through the
+    /// model's chat template with `--chat`); exits with the reason when any of them fails.
+    private func loadModelAndPrompt() -> (model: InferenceModel, promptTokens: [Int32]) {
+        let text: String
+        if let promptFile {
+            guard let data = FileManager.default.contents(atPath: promptFile) else {
+                Self.fail("cannot read the prompt file '\(promptFile)'")
+            }
+            text = String(decoding: data, as: UTF8.self)
+        } else {
+            text = prompt ?? ""
+        }
+        do {
+            let located = try ModelLocator.resolve(explicitPath: self.model)
+            let model = try InferenceModel(path: located.path, threads: threads)
+            guard chat else { return (model, model.tokenizer.tokenize(text, addSpecial: true, parseSpecial: true)) }
+            let template = try ChatTemplate.detect(templateText: model.chatTemplateSource, modelName: located.path,
+                                                   override: chatTemplate, tokenizer: model.tokenizer)
+            let rendered = template.render([.user(text)], addGenerationPrompt: true)
+            return (model, model.tokenizer.tokenize(rendered, addSpecial: true, parseSpecial: true))
+        } catch {
+            Self.fail("\(error)")
+        }
     }
 
     static func fail(_ message: String) -> Never {

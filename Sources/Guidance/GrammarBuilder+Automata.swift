@@ -61,6 +61,14 @@ extension GrammarBuilder {
             if ids + 1 == classCount { break }
             classCount = ids + 1
         }
+        return merged(dfa, classes: classes, classCount: classCount)
+    }
+
+    /// The DFA with one state per class: classes numbered in order of their first state (so the start
+    /// state stays 0), rows rewritten in classes, adjacent equal entries joined.
+    private static func merged(_ dfa: MachineDFA, classes given: [Int], classCount: Int) -> MachineDFA {
+        let count = dfa.accepting.count
+        var classes = given
         // Number the classes in order of their first state, so the start state stays 0.
         var renumbered = [Int](repeating: -1, count: classCount)
         var assigned = 0
@@ -97,30 +105,33 @@ extension GrammarBuilder {
         return result
     }
 
-    func determinize(_ nfa: ByteNFA, name: String, callees: [MachineDFA?]) throws(GuidanceError) -> MachineDFA {
-        // Epsilon closure with a stamped visited array (no hashing).
-        var stamp = [Int32](repeating: -1, count: nfa.stateCount)
-        var round: Int32 = 0
-        func closure(_ seeds: [Int32]) -> [Int32] {
-            round += 1
-            var members: [Int32] = []
-            var stack: [Int32] = []
-            for seed in seeds where stamp[Int(seed)] != round {
-                stamp[Int(seed)] = round
-                stack.append(seed)
+    /// The byte edges and calls leaving a set of NFA states, and where their byte ranges (a callee's: the
+    /// bytes it can start with) start or end: `points`, ascending, with 0 and 256 (buffers reused).
+    private static func outgoing(of members: [Int32], in nfa: ByteNFA, callees: [MachineDFA?], edges: inout [ByteNFA.ByteEdge],
+                                 calls: inout [ByteNFA.CallEdge], isBoundary: inout [Bool], points: inout [Int]) {
+        for index in isBoundary.indices { isBoundary[index] = false }
+        isBoundary[0] = true
+        isBoundary[256] = true
+        edges.removeAll(keepingCapacity: true)
+        calls.removeAll(keepingCapacity: true)
+        for state in members {
+            for edge in nfa.byteEdges[Int(state)] {
+                edges.append(edge)
+                isBoundary[Int(edge.lo)] = true
+                isBoundary[Int(edge.hi) + 1] = true
             }
-            while let state = stack.popLast() {
-                members.append(state)
-                for next in nfa.epsilons[Int(state)] where stamp[Int(next)] != round {
-                    stamp[Int(next)] = round
-                    stack.append(next)
-                }
+            for call in nfa.calls[Int(state)] {
+                calls.append(call)
+                for boundary in callees[Int(call.machine)]!.firstBoundaries { isBoundary[boundary] = true }
             }
-            // Only states with edges or the final state tell sets apart.
-            return members.filter { state in
-                Int(state) == nfa.final || !nfa.byteEdges[Int(state)].isEmpty || !nfa.calls[Int(state)].isEmpty
-            }.sorted()
         }
+        points.removeAll(keepingCapacity: true)
+        for index in isBoundary.indices where isBoundary[index] { points.append(index) }
+    }
+
+    func determinize(_ nfa: ByteNFA, name: String, callees: [MachineDFA?]) throws(GuidanceError) -> MachineDFA {
+        var epsilon = EpsilonClosure(nfa)
+        func closure(_ seeds: [Int32]) -> [Int32] { epsilon.closure(of: seeds) }
 
         var dfa = MachineDFA()
         var index: [[Int32]: Int32] = [:]
@@ -142,25 +153,7 @@ extension GrammarBuilder {
         while next < sets.count {
             let members = sets[next]
             next += 1
-            // Where the outgoing byte ranges start or end, as a 257-entry flag array.
-            for index in isBoundary.indices { isBoundary[index] = false }
-            isBoundary[0] = true
-            isBoundary[256] = true
-            edges.removeAll(keepingCapacity: true)
-            calls.removeAll(keepingCapacity: true)
-            for state in members {
-                for edge in nfa.byteEdges[Int(state)] {
-                    edges.append(edge)
-                    isBoundary[Int(edge.lo)] = true
-                    isBoundary[Int(edge.hi) + 1] = true
-                }
-                for call in nfa.calls[Int(state)] {
-                    calls.append(call)
-                    for boundary in callees[Int(call.machine)]!.firstBoundaries { isBoundary[boundary] = true }
-                }
-            }
-            points.removeAll(keepingCapacity: true)
-            for index in isBoundary.indices where isBoundary[index] { points.append(index) }
+            Self.outgoing(of: members, in: nfa, callees: callees, edges: &edges, calls: &calls, isBoundary: &isBoundary, points: &points)
             var row: [RowEntry] = []
             for (lo, end) in zip(points, points.dropFirst()) {
                 var targets: [Int32] = []
@@ -199,10 +192,51 @@ extension GrammarBuilder {
         if dfa.accepting[0] {
             throw GuidanceError(.invalidSchema, path: name, "a value may not be empty")
         }
-        for entry in dfa.rows[0] {
-            for byte in entry.lo...entry.hi { dfa.firstBytes[byte] = true }
-            dfa.firstBoundaries += [entry.lo, entry.hi + 1]
-        }
+        dfa.recordFirstBytes()
         return dfa
+    }
+}
+
+/// Epsilon closures over one NFA, with a stamped visited array (no hashing).
+struct EpsilonClosure {
+    let nfa: ByteNFA
+    private var stamp: [Int32]
+    private var round: Int32 = 0
+
+    init(_ nfa: ByteNFA) {
+        self.nfa = nfa
+        stamp = [Int32](repeating: -1, count: nfa.stateCount)
+    }
+
+    /// The states reachable from `seeds` by epsilons that tell sets apart (those with edges, and the
+    /// final state), sorted.
+    mutating func closure(of seeds: [Int32]) -> [Int32] {
+        round += 1
+        var members: [Int32] = []
+        var stack: [Int32] = []
+        for seed in seeds where stamp[Int(seed)] != round {
+            stamp[Int(seed)] = round
+            stack.append(seed)
+        }
+        while let state = stack.popLast() {
+            members.append(state)
+            for next in nfa.epsilons[Int(state)] where stamp[Int(next)] != round {
+                stamp[Int(next)] = round
+                stack.append(next)
+            }
+        }
+        return members.filter { state in
+            Int(state) == nfa.final || !nfa.byteEdges[Int(state)].isEmpty || !nfa.calls[Int(state)].isEmpty
+        }.sorted()
+    }
+}
+
+extension GrammarBuilder.MachineDFA {
+    /// The bytes the machine can start with, and where that set changes (callers decide calls by them).
+    mutating func recordFirstBytes() {
+        for entry in rows[0] {
+            for byte in entry.lo...entry.hi { firstBytes[byte] = true }
+            firstBoundaries += [entry.lo, entry.hi + 1]
+        }
     }
 }

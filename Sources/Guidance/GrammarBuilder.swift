@@ -96,6 +96,12 @@ struct GrammarBuilder {
     /// Compiles the machines reachable from `root` (machine 0 first, when it
     /// is reachable, so shared machines keep their state numbers).
     func build(root: Int) throws(GuidanceError) -> ByteGrammar {
+        let (dfas, order) = try machines(reachableFrom: root)
+        return layOut(dfas, order: order, root: root)
+    }
+
+    /// The DFA of every machine reachable from `root`, callees before callers (the order of the layout).
+    private func machines(reachableFrom root: Int) throws(GuidanceError) -> (dfas: [MachineDFA?], order: [Int]) {
         var dfas = [MachineDFA?](repeating: nil, count: bodies.count)
         var order: [Int] = []
         var visiting = Set<Int>()
@@ -132,7 +138,12 @@ struct GrammarBuilder {
         }
         if bodies.count > 0, root != 0, bodies[0] != nil { try visit(0) }
         try visit(root)
+        return (dfas, order)
+    }
 
+    /// All machines in one table: `state*256+byte` -> shift (target + 1) or call (`callFlag | index` into the
+    /// call frames: the return state, then the states after the callee's first byte, callee by callee).
+    private func layOut(_ dfas: [MachineDFA?], order: [Int], root: Int) -> ByteGrammar {
         var offsets = [Int](repeating: -1, count: bodies.count)
         var total = 0
         for machine in order {

@@ -42,21 +42,7 @@ public final class VocabularyIndex: @unchecked Sendable {
         wordCount = (tokens.count + 63) / 64
 
         // All token bytes in one buffer (no per-token array access in the loops below).
-        var offsets = [Int](repeating: 0, count: tokens.count + 1)
-        var totalBytes = 0
-        for (id, bytes) in tokens.enumerated() {
-            totalBytes += bytes.count
-            offsets[id + 1] = totalBytes
-        }
-        var flat = [UInt8](repeating: 0, count: max(totalBytes, 1))
-        flat.withUnsafeMutableBufferPointer { flat in
-            for (id, bytes) in tokens.enumerated() {
-                bytes.withUnsafeBufferPointer { source in
-                    guard let base = source.baseAddress else { return }
-                    (flat.baseAddress! + offsets[id]).update(from: base, count: source.count)
-                }
-            }
-        }
+        let (flat, offsets) = Self.flattened(tokens)
         var isText = [Bool](repeating: true, count: tokens.count)
         for id in self.specialTokens where id >= 0 && id < tokens.count { isText[id] = false }
 
@@ -118,6 +104,26 @@ public final class VocabularyIndex: @unchecked Sendable {
         sharedStringMasks = (0..<stringGrammar.sharedStringStateCount).map { state in
             walker.stateMask(UInt32(state))
         }
+    }
+
+    /// Every token's bytes in one buffer; token `id` is `flat[offsets[id]..<offsets[id + 1]]`.
+    private static func flattened(_ tokens: [[UInt8]]) -> (flat: [UInt8], offsets: [Int]) {
+        var offsets = [Int](repeating: 0, count: tokens.count + 1)
+        var totalBytes = 0
+        for (id, bytes) in tokens.enumerated() {
+            totalBytes += bytes.count
+            offsets[id + 1] = totalBytes
+        }
+        var flat = [UInt8](repeating: 0, count: max(totalBytes, 1))
+        flat.withUnsafeMutableBufferPointer { flat in
+            for (id, bytes) in tokens.enumerated() {
+                bytes.withUnsafeBufferPointer { source in
+                    guard let base = source.baseAddress else { return }
+                    (flat.baseAddress! + offsets[id]).update(from: base, count: source.count)
+                }
+            }
+        }
+        return (flat, offsets)
     }
 
     /// The text tokens (non-empty, not special) in byte order: LSD radix sort of (8-byte big-endian

@@ -43,6 +43,7 @@ extension SupportedSwiftChecker {
             }
             return
         }
+        if checkOperators(expression) || checkMacroOrKeyPath(expression) { return }
         if let call = expression.as(FunctionCallExprSyntax.self) {
             checkCall(call)
             return
@@ -53,32 +54,8 @@ extension SupportedSwiftChecker {
             if let closure = subscriptCall.trailingClosure { unsupported(closure, "a closure", "compute the value first") }
             return
         }
-        if let sequence = expression.as(SequenceExprSyntax.self) {
-            for element in sequence.elements.fastElements { checkSequenceElement(element) }
-            return
-        }
-        if let infix = expression.as(InfixOperatorExprSyntax.self) {
-            checkExpression(infix.leftOperand)
-            checkSequenceElement(infix.operator)
-            checkExpression(infix.rightOperand)
-            return
-        }
-        if let prefix = expression.as(PrefixOperatorExprSyntax.self) {
-            if !["-", "!", "~", "..<", "..."].contains(prefix.operator.text) {
-                unsupported(prefix.operator, "the operator '\(prefix.operator.text)'", "use -, ! or the arithmetic and comparison operators")
-            }
-            checkExpression(prefix.expression)
-            return
-        }
         if let tuple = expression.as(TupleExprSyntax.self) {
             for element in tuple.elements.fastElements { checkExpression(element.expression) }
-            return
-        }
-        if let postfix = expression.as(PostfixOperatorExprSyntax.self) {
-            if postfix.operator.text != "..." {
-                unsupported(postfix.operator, "the postfix operator '\(postfix.operator.text)'", "use a range such as 1... or 0..<n")
-            }
-            checkExpression(postfix.expression)
             return
         }
         if let ternary = expression.as(TernaryExprSyntax.self) {
@@ -99,14 +76,55 @@ extension SupportedSwiftChecker {
             checkClosure(closure)
             return
         }
+        if expression.is(RegexLiteralExprSyntax.self) {
+            unsupported(expression, "a regex literal in code", "regexes are supported in @Guide(.pattern(...)) only")
+            return
+        }
+        if expression.hasError { return }
+        unsupported(expression, "the expression '\(Self.shortText(expression))'", "see the supported subset in ARCHITECTURE.md")
+    }
+
+    /// Operator expressions: sequences, folded infix, prefix (`-`, `!`, `~`, ranges) and postfix `...`.
+    /// True when `expression` is one (checked).
+    mutating func checkOperators(_ expression: ExprSyntax) -> Bool {
+        if let sequence = expression.as(SequenceExprSyntax.self) {
+            for element in sequence.elements.fastElements { checkSequenceElement(element) }
+            return true
+        }
+        if let infix = expression.as(InfixOperatorExprSyntax.self) {
+            checkExpression(infix.leftOperand)
+            checkSequenceElement(infix.operator)
+            checkExpression(infix.rightOperand)
+            return true
+        }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self) {
+            if !["-", "!", "~", "..<", "..."].contains(prefix.operator.text) {
+                unsupported(prefix.operator, "the operator '\(prefix.operator.text)'", "use -, ! or the arithmetic and comparison operators")
+            }
+            checkExpression(prefix.expression)
+            return true
+        }
+        if let postfix = expression.as(PostfixOperatorExprSyntax.self) {
+            if postfix.operator.text != "..." {
+                unsupported(postfix.operator, "the postfix operator '\(postfix.operator.text)'", "use a range such as 1... or 0..<n")
+            }
+            checkExpression(postfix.expression)
+            return true
+        }
+        return false
+    }
+
+    /// `#expect`/`#require` (their arguments), any other macro (unsupported here) and key paths (properties only).
+    /// True when `expression` is one (checked).
+    mutating func checkMacroOrKeyPath(_ expression: ExprSyntax) -> Bool {
         if let macro = expression.as(MacroExpansionExprSyntax.self), ["expect", "require"].contains(macro.macroName.text) {
             // Swift Testing's #expect / #require: the condition, then an optional comment.
             for argument in macro.arguments.fastElements { checkExpression(argument.expression) }
-            return
+            return true
         }
         if let macro = expression.as(MacroExpansionExprSyntax.self) {
             unsupported(macro, "the macro '#\(macro.macroName.text)' here", macro.macroName.text == "Playground" ? "#Playground blocks cannot nest; move it to top level" : "remove it")
-            return
+            return true
         }
         if let keyPath = expression.as(KeyPathExprSyntax.self) {
             for component in keyPath.components.fastElements {
@@ -115,14 +133,9 @@ extension SupportedSwiftChecker {
                     continue
                 }
             }
-            return
+            return true
         }
-        if expression.is(RegexLiteralExprSyntax.self) {
-            unsupported(expression, "a regex literal in code", "regexes are supported in @Guide(.pattern(...)) only")
-            return
-        }
-        if expression.hasError { return }
-        unsupported(expression, "the expression '\(Self.shortText(expression))'", "see the supported subset in ARCHITECTURE.md")
+        return false
     }
 
     /// The expression a wrapper expression checks as it is: `try x`, `await x`, `x!`, `x?`, `&x`,

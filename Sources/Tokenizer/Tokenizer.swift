@@ -121,22 +121,10 @@ public final class Tokenizer: Sendable {
         }
 
         // Pre-tokenizer and defaults, as llama.cpp derives them.
-        var addBOS = kind == .sentencePiece
-        var ignoreMerges = false
-        if kind == .bytePairEncoding {
-            let preName = try wrap { try m.string("tokenizer.ggml.pre") } ?? "default"
-            guard let pre = PreTokenizer(ggmlName: preName) else {
-                throw TokenizerError("\(modelName): unknown pre-tokenizer '\(preName)' (tokenizer.ggml.pre); supported: smollm, llama-bpe/llama3, qwen2, gpt-2, default and their aliases")
-            }
-            preTokenizer = pre
-            if pre == .llama3, ["llama3", "llama-v3", "llama-bpe", "falcon3", "falcon-h1", "pixtral", "midm-2.0", "lfm2"].contains(preName) {
-                ignoreMerges = true
-                addBOS = true
-            }
-        } else {
-            preTokenizer = nil
-        }
-        self.ignoreMerges = ignoreMerges
+        let pre = try Self.preTokenization(kind: kind, ggmlName: try wrap { try m.string("tokenizer.ggml.pre") }, modelName: modelName)
+        preTokenizer = pre.preTokenizer
+        ignoreMerges = pre.ignoresMerges
+        let addBOS = pre.addsBOS
         addsBOS = try wrap { try m.bool("tokenizer.ggml.add_bos_token") } ?? addBOS
         addsEOS = try wrap { try m.bool("tokenizer.ggml.add_eos_token") } ?? false
         addsSpacePrefix = try wrap { try m.bool("tokenizer.ggml.add_space_prefix") } ?? (kind == .sentencePiece)
@@ -167,6 +155,19 @@ public final class Tokenizer: Sendable {
         self.texts = texts
         pieces = Self.buildPieces(kind: kind, texts: texts, attributes: attributes)
         specialMatcher = SpecialTokenMatcher(texts: texts, attributes: attributes)
+    }
+
+    /// The pre-tokenizer `tokenizer.ggml.pre` names (BPE only) and the defaults llama.cpp derives from it:
+    /// the llama-3 family ignores merges and adds BOS; SentencePiece adds BOS.
+    private static func preTokenization(kind: Kind, ggmlName: String?, modelName: String) throws
+        -> (preTokenizer: PreTokenizer?, ignoresMerges: Bool, addsBOS: Bool) {
+        guard kind == .bytePairEncoding else { return (nil, false, kind == .sentencePiece) }
+        let preName = ggmlName ?? "default"
+        guard let pre = PreTokenizer(ggmlName: preName) else {
+            throw TokenizerError("\(modelName): unknown pre-tokenizer '\(preName)' (tokenizer.ggml.pre); supported: smollm, llama-bpe/llama3, qwen2, gpt-2, default and their aliases")
+        }
+        let llama3 = pre == .llama3 && ["llama3", "llama-v3", "llama-bpe", "falcon3", "falcon-h1", "pixtral", "midm-2.0", "lfm2"].contains(preName)
+        return (pre, llama3, llama3)
     }
 
     /// The end-of-turn token (from metadata, else the first known end-of-turn text) and every token that

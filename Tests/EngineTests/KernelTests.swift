@@ -135,17 +135,19 @@ final class KernelTests: XCTestCase {
         }
     }
 
-    /// The two quantized kernels agree bit for bit: tokens 0..<8 of a 9-token product go through
+    /// The quantized kernels agree bit for bit: tokens 0..<8 of a 9- or 15-token product go through
     /// `tokens8` (one row, eight tokens), token 8 and every matrix-vector product through the
     /// matrix-vector kernels (`rows8`, and `rows8Streaming` for Q8_0/Q5_0/Q5_1 with rows longer
-    /// than one of its 32-block passes), in every numerics mode.
+    /// than one of its 32-block passes), the 2-7 tokens after the groups of eight (15, 6 and 3
+    /// tokens) through `tile` (2 rows x 4 tokens, 4 x 2, then `rows8`), in every numerics mode.
     func testTokenGroupKernelEqualsMatrixVectorKernel() {
         var rng = SeededGenerator(seed: 9)
         for ggmlOrder in [false, true] {
             let context = KernelContext(threads: 2)
             context.ggmlOrder = ggmlOrder
             for format in Self.quantized {
-                let rows = 37, columns = 1280, tokens = 9
+              for tokens in [9, 15, 6, 3] {
+                let rows = 37, columns = 1280
                 let stored = StoredMatrix(format: format, rows: rows, columns: columns, values: randomFloats(rows * columns, using: &rng))
                 let x = randomFloats(tokens * columns, scale: 2, using: &rng)
                 var batched = [Float](repeating: .nan, count: tokens * rows)
@@ -154,9 +156,10 @@ final class KernelTests: XCTestCase {
                     context.matmul(view, input: x, tokens: tokens, output: &batched)
                     for t in 0..<tokens {
                         x.withUnsafeBufferPointer { xp in context.matvec(view, input: xp.baseAddress! + t * columns, output: &single) }
-                        XCTAssertEqual(Array(batched[(t * rows)..<((t + 1) * rows)]), single, "\(format) token \(t) ggmlOrder \(ggmlOrder)")
+                        XCTAssertEqual(Array(batched[(t * rows)..<((t + 1) * rows)]), single, "\(format) token \(t) of \(tokens) ggmlOrder \(ggmlOrder)")
                     }
                 }
+              }
             }
         }
     }

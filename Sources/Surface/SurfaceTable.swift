@@ -7,6 +7,9 @@ public struct SurfaceTable: Sendable {
     /// Short names user code may write for nested types (`GenerationError`).
     public let aliases: [String: String]
     private let typeIndex: [String: Int]
+    /// `Type.name` -> its members of that name (initializers under `Type.init`): resolution is a lookup,
+    /// not a walk over the type's members (it runs for every member access and call the interpreter makes).
+    private let memberIndex: [String: [SurfaceMember]]
 
     public init(types: [SurfaceType], functions: [MemberSpec], modules: [SurfaceModule], aliases: [String: String]) {
         self.types = types
@@ -20,6 +23,11 @@ public struct SurfaceTable: Sendable {
             index[type.name] = position
         }
         self.typeIndex = index
+        var members: [String: [SurfaceMember]] = [:]
+        for type in types {
+            for member in type.members { members[type.name + "." + (member.kind == .initializer ? "init" : member.name), default: []].append(member) }
+        }
+        self.memberIndex = members
     }
 
     /// Every entry: members of every type, then the global functions.
@@ -41,12 +49,12 @@ public struct SurfaceTable: Sendable {
 
     /// Members of a type by name: instance members, or static ones (cases, static members, initializers).
     public func members(of typeName: String, named name: String, isStatic: Bool) -> [SurfaceMember] {
-        guard let type = type(named: typeName) else { return [] }
-        return type.members.filter { $0.name == name && $0.isStatic == isStatic && $0.kind != .initializer }
+        guard let canonical = canonicalName(typeName), let named = memberIndex[canonical + "." + name] else { return [] }
+        return named.filter { $0.isStatic == isStatic && $0.kind != .initializer }
     }
 
     public func initializers(of typeName: String) -> [SurfaceMember] {
-        type(named: typeName)?.members.filter { $0.kind == .initializer } ?? []
+        canonicalName(typeName).flatMap { memberIndex[$0 + ".init"] } ?? []
     }
 
     public func entry(id: String) -> SurfaceMember? { allMembers.first { $0.id == id } }

@@ -275,9 +275,12 @@ def main():
             "contentChanges": [{"range": {"start": {"line": target, "character": column},
                                           "end": {"line": target, "character": column + (0 if inserting else 1)}},
                                 "text": "x" if inserting else ""}]})
-        if (edit + 1) % 500 == 0:
+        if (edit + 1) % 500 == 0 or edit + 1 == args.edits:
             client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
             samples.append(client.rss_kib())
+    if not samples:  # --edits 0: one reading of the settled server
+        client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+        samples.append(client.rss_kib())
     warm = samples[min(1, len(samples) - 1)]
     results["rss_kib"] = {"after_1000_edits": warm, "final": samples[-1], "max": max(samples),
                           "growth_percent": (samples[-1] - warm) * 100.0 / warm}

@@ -78,10 +78,7 @@ struct BenchCommand: AsyncParsableCommand {
         let vocabulary = UInt64(model.vocabularySize)
         let prompt = (0..<promptTokens).map { _ in Int32(random.next() % vocabulary) }
 
-        var ppRates: [Double] = []
-        var tgRates: [Double] = []
-        var ppCPURates: [Double] = []
-        var tgCPURates: [Double] = []
+        var rates = Rates()
         do {
             if promptTokens > 0 {
                 for repetition in 0...repetitions {
@@ -90,8 +87,8 @@ struct BenchCommand: AsyncParsableCommand {
                     try session.evaluate(prompt)
                     let elapsed = Self.seconds(ContinuousClock.now - begin), cpu = Self.processCPUSeconds() - cpuBegin
                     if repetition > 0 {
-                        ppRates.append(Double(promptTokens) / elapsed)
-                        ppCPURates.append(Double(promptTokens) / cpu)
+                        rates.pp.append(Double(promptTokens) / elapsed)
+                        rates.ppCPU.append(Double(promptTokens) / cpu)
                     }
                 }
             }
@@ -107,8 +104,8 @@ struct BenchCommand: AsyncParsableCommand {
                     }
                     let elapsed = Self.seconds(ContinuousClock.now - begin), cpu = Self.processCPUSeconds() - cpuBegin
                     if repetition > 0 {
-                        tgRates.append(Double(generatedTokens) / elapsed)
-                        tgCPURates.append(Double(generatedTokens) / cpu)
+                        rates.tg.append(Double(generatedTokens) / elapsed)
+                        rates.tgCPU.append(Double(generatedTokens) / cpu)
                     }
                 }
             }
@@ -124,9 +121,20 @@ struct BenchCommand: AsyncParsableCommand {
         } catch {
             GenerateCommand.fail("\(error)")
         }
+        report(path: path, model: model, session: session, loadSeconds: loadSeconds, rates: rates, batched: batched)
+    }
+
+    /// The rates of the timed repetitions (the first, warm-up, is not counted).
+    struct Rates {
+        var pp: [Double] = [], tg: [Double] = [], ppCPU: [Double] = [], tgCPU: [Double] = []
+    }
+
+    /// Prints the figures as text (llama-bench's pp/tg lines) or JSON.
+    private func report(path: String, model: InferenceModel, session: InferenceSession, loadSeconds: Double, rates: Rates,
+                        batched: [BatchedDecodingResult]) {
         let peakRSS = Self.peakResidentBytes()
-        let pp = Self.meanAndDeviation(ppRates)
-        let tg = Self.meanAndDeviation(tgRates)
+        let pp = Self.meanAndDeviation(rates.pp)
+        let tg = Self.meanAndDeviation(rates.tg)
 
         switch format {
         case .json:
@@ -138,8 +146,8 @@ struct BenchCommand: AsyncParsableCommand {
                 "repetitions": .int(repetitions),
                 "pp_tokens_per_second": .object(["mean": .double(pp.mean), "stddev": .double(pp.deviation)]),
                 "tg_tokens_per_second": .object(["mean": .double(tg.mean), "stddev": .double(tg.deviation)]),
-                "pp_tokens_per_cpu_second": .double(Self.meanAndDeviation(ppCPURates).mean),
-                "tg_tokens_per_cpu_second": .double(Self.meanAndDeviation(tgCPURates).mean),
+                "pp_tokens_per_cpu_second": .double(Self.meanAndDeviation(rates.ppCPU).mean),
+                "tg_tokens_per_cpu_second": .double(Self.meanAndDeviation(rates.tgCPU).mean),
                 "load_seconds": .double(loadSeconds),
                 "peak_rss_bytes": .int(peakRSS),
                 "kv_cache_bytes": .int(session.cacheByteCount),

@@ -191,14 +191,6 @@ package final class EvaluationRunValue: @unchecked Sendable {
 }
 
 extension Interpreter {
-    /// Type names of the framework, so a bare reference (`Metric.toolsAllPass`) resolves.
-    static let evaluationsTypes: Set<String> = [
-        "Metric", "ModelSample", "ModelSubject", "ArrayLoader", "Evaluator", "ModelJudgeEvaluator", "ModelJudgePrompt",
-        "ToolCallEvaluator", "ScoreDimension", "ScoringScale", "ScoringMode", "TrajectoryExpectation", "ToolExpectation",
-        "ArgumentMatcher", "AggregationOperation", "MetricsAggregator", "EvaluationContext", "StructuredTranscript",
-        "EvaluationResult", "EvaluationError",
-    ]
-
     /// Arguments with closure literals left unevaluated (`.null`, syntax kept): they are captured, not called.
     package func argumentsKeepingClosures(_ list: LabeledExprListSyntax) async throws -> Arguments {
         var items: [(label: String?, value: Value, syntax: ExprSyntax)] = []

@@ -196,7 +196,7 @@ extension Interpreter {
             return .function(makeFunction(decls[0], captured: [globalScope], selfCell: nil, typeName: nil))
         }
         if context.file.resolveType(name, in: nil) != nil || types.type(name) != nil || Interpreter.knownTypes.contains(name)
-            || Surface.table.type(named: name) != nil || Interpreter.evaluationsTypes.contains(name) { return .type(name) }
+            || Surface.table.type(named: name) != nil { return .type(name) }
         if let function = operatorFunction(name) { return .function(function) }
         throw error("cannot find '\(name)' in scope", e)
     }

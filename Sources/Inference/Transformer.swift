@@ -117,9 +117,6 @@ struct Transformer: @unchecked Sendable {
         let c = configuration
         let batch = tokens.count
         let embedding = c.embeddingLength
-        let queryDimension = c.queryDimension
-        let kvDimension = c.keyValueDimension
-        let headDimension = c.headDimension
 
         for b in 0..<batch {
             let row = s.hidden + b * embedding
@@ -131,56 +128,79 @@ struct Transformer: @unchecked Sendable {
         fillRoPETables(rows: rows, batch: batch, scratch: s)
 
         for (blockIndex, block) in weights.blocks.enumerated() {
-            // Attention branch.
-            for b in 0..<batch {
-                VectorOps.rmsNorm(s.hidden + b * embedding, weight: block.attentionNorm, epsilon: c.normEpsilon, into: s.normed + b * embedding, count: embedding)
-            }
-            kernels.matmul(MatmulTarget(block.query.view, output: s.query), MatmulTarget(block.key.view, output: s.key),
-                           MatmulTarget(block.value.view, output: s.value), input: s.normed, tokens: batch)
-            for b in 0..<batch {
-                if let bias = block.queryBias { VectorOps.addScaled(bias, scale: 1, into: s.query + b * queryDimension, count: queryDimension) }
-                if let bias = block.keyBias { VectorOps.addScaled(bias, scale: 1, into: s.key + b * kvDimension, count: kvDimension) }
-                if let bias = block.valueBias { VectorOps.addScaled(bias, scale: 1, into: s.value + b * kvDimension, count: kvDimension) }
-            }
-            if let queryNorm = block.queryNorm, let keyNorm = block.keyNorm {
-                for head in 0..<batch * c.headCount {
-                    let q = s.query + head * headDimension
-                    VectorOps.rmsNorm(q, weight: queryNorm, epsilon: c.normEpsilon, into: q, count: headDimension)
-                }
-                for head in 0..<batch * c.headCountKV {
-                    let k = s.key + head * headDimension
-                    VectorOps.rmsNorm(k, weight: keyNorm, epsilon: c.normEpsilon, into: k, count: headDimension)
-                }
-            }
-            let table = ropeSettingOfBlock[blockIndex]
-            applyRoPE(s.query, heads: c.headCount, batch: batch, table: table, scratch: s)
-            applyRoPE(s.key, heads: c.headCountKV, batch: batch, table: table, scratch: s)
-            for b in 0..<batch {
-                for head in 0..<c.headCountKV {
-                    let offset = b * kvDimension + head * headDimension
-                    rows.cache(b).store(block: blockIndex, head: head, position: rows.position(b), key: s.key + offset, value: s.value + offset)
-                }
-            }
-            attend(blockIndex: blockIndex, rows: rows, batch: batch, scratch: s, kernels: kernels)
-            kernels.multiply(block.output, input: s.attention, output: s.projected, batch: batch)
-            addBranch(block.postAttentionNorm, batch: batch, scratch: s)
-
-            // Feed-forward branch.
-            for b in 0..<batch {
-                VectorOps.rmsNorm(s.hidden + b * embedding, weight: block.feedForwardNorm, epsilon: c.normEpsilon, into: s.normed + b * embedding, count: embedding)
-            }
-            kernels.matmul(MatmulTarget(block.gate.view, output: s.gate), MatmulTarget(block.up.view, output: s.up),
-                           input: s.normed, tokens: batch)
-            let feedForwardCount = batch * c.feedForwardLength
-            switch c.activation {
-            case .silu: VectorOps.swiGLU(gate: s.gate, up: s.up, into: s.gate, count: feedForwardCount, avx512Order: kernels.avx512Order)
-            case .geluTanh: VectorOps.geGLU(gate: s.gate, up: s.up, into: s.gate, count: feedForwardCount)
-            }
-            kernels.multiply(block.down, input: s.gate, output: s.projected, batch: batch)
-            addBranch(block.postFeedForwardNorm, batch: batch, scratch: s)
+            attentionBranch(block, blockIndex: blockIndex, rows: rows, batch: batch, scratch: s, kernels: kernels)
+            feedForwardBranch(block, batch: batch, scratch: s, kernels: kernels)
         }
         rows.append(tokens)
+        outputLogits(logits, scratch: s, kernels: kernels)
+    }
 
+    /// One block's attention branch: norm, Q/K/V (biases, per-head norms, RoPE), the cache
+    /// store, attention, the output projection, and the residual add.
+    private func attentionBranch(_ block: BlockWeights, blockIndex: Int, rows: BatchRows, batch: Int, scratch s: ForwardScratch,
+                                 kernels: KernelContext) {
+        let c = configuration
+        let embedding = c.embeddingLength
+        let queryDimension = c.queryDimension
+        let kvDimension = c.keyValueDimension
+        let headDimension = c.headDimension
+        for b in 0..<batch {
+            VectorOps.rmsNorm(s.hidden + b * embedding, weight: block.attentionNorm, epsilon: c.normEpsilon, into: s.normed + b * embedding, count: embedding)
+        }
+        kernels.matmul(MatmulTarget(block.query.view, output: s.query), MatmulTarget(block.key.view, output: s.key),
+                       MatmulTarget(block.value.view, output: s.value), input: s.normed, tokens: batch)
+        for b in 0..<batch {
+            if let bias = block.queryBias { VectorOps.addScaled(bias, scale: 1, into: s.query + b * queryDimension, count: queryDimension) }
+            if let bias = block.keyBias { VectorOps.addScaled(bias, scale: 1, into: s.key + b * kvDimension, count: kvDimension) }
+            if let bias = block.valueBias { VectorOps.addScaled(bias, scale: 1, into: s.value + b * kvDimension, count: kvDimension) }
+        }
+        if let queryNorm = block.queryNorm, let keyNorm = block.keyNorm {
+            for head in 0..<batch * c.headCount {
+                let q = s.query + head * headDimension
+                VectorOps.rmsNorm(q, weight: queryNorm, epsilon: c.normEpsilon, into: q, count: headDimension)
+            }
+            for head in 0..<batch * c.headCountKV {
+                let k = s.key + head * headDimension
+                VectorOps.rmsNorm(k, weight: keyNorm, epsilon: c.normEpsilon, into: k, count: headDimension)
+            }
+        }
+        let table = ropeSettingOfBlock[blockIndex]
+        applyRoPE(s.query, heads: c.headCount, batch: batch, table: table, scratch: s)
+        applyRoPE(s.key, heads: c.headCountKV, batch: batch, table: table, scratch: s)
+        for b in 0..<batch {
+            for head in 0..<c.headCountKV {
+                let offset = b * kvDimension + head * headDimension
+                rows.cache(b).store(block: blockIndex, head: head, position: rows.position(b), key: s.key + offset, value: s.value + offset)
+            }
+        }
+        attend(blockIndex: blockIndex, rows: rows, batch: batch, scratch: s, kernels: kernels)
+        kernels.multiply(block.output, input: s.attention, output: s.projected, batch: batch)
+        addBranch(block.postAttentionNorm, batch: batch, scratch: s)
+    }
+
+    /// One block's feed-forward branch: norm, gate and up, the gated activation, down, and the residual add.
+    private func feedForwardBranch(_ block: BlockWeights, batch: Int, scratch s: ForwardScratch, kernels: KernelContext) {
+        let c = configuration
+        let embedding = c.embeddingLength
+        for b in 0..<batch {
+            VectorOps.rmsNorm(s.hidden + b * embedding, weight: block.feedForwardNorm, epsilon: c.normEpsilon, into: s.normed + b * embedding, count: embedding)
+        }
+        kernels.matmul(MatmulTarget(block.gate.view, output: s.gate), MatmulTarget(block.up.view, output: s.up),
+                       input: s.normed, tokens: batch)
+        let feedForwardCount = batch * c.feedForwardLength
+        switch c.activation {
+        case .silu: VectorOps.swiGLU(gate: s.gate, up: s.up, into: s.gate, count: feedForwardCount, avx512Order: kernels.avx512Order)
+        case .geluTanh: VectorOps.geGLU(gate: s.gate, up: s.up, into: s.gate, count: feedForwardCount)
+        }
+        kernels.multiply(block.down, input: s.gate, output: s.projected, batch: batch)
+        addBranch(block.postFeedForwardNorm, batch: batch, scratch: s)
+    }
+
+    /// The final norm and the output matrix for the rows that want logits.
+    private func outputLogits(_ logits: [(row: Int, destination: UnsafeMutablePointer<Float>)], scratch s: ForwardScratch,
+                              kernels: KernelContext) {
+        let c = configuration
+        let embedding = c.embeddingLength
         if logits.count > 1, let batchLogits = s.batchLogits, logits.count <= s.logitRows {
             // Several sequences' logits: one product reads the output matrix once for all of them
             // (each row's result is the one a single-row product gives, bit for bit).

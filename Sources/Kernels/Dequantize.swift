@@ -10,13 +10,7 @@ public enum Dequantize {
         case .f32:
             destination.update(from: source.assumingMemoryBound(to: Float.self), count: count)
         case .f16:
-            var i = 0
-            while i + 8 <= count {
-                let h = source.loadUnaligned(fromByteOffset: 2 * i, as: SIMD8<Float16>.self)
-                UnsafeMutableRawPointer(destination + i).storeBytes(of: widenHalves(h), as: SIMD8<Float>.self)
-                i += 8
-            }
-            while i < count { destination[i] = loadHalf(source, 2 * i); i += 1 }
+            halves(from: source, to: destination, count: count)
         case .bf16:
             for i in 0..<count { destination[i] = bf16ToFloat(source.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)) }
         case .q8_0:
@@ -25,75 +19,77 @@ public enum Dequantize {
                 let d = loadHalf(blk)
                 for j in 0..<32 { y[j] = Float(blk.load(fromByteOffset: 2 + j, as: Int8.self)) * d }
             }
-        case .q4_0:
-            for b in 0..<blocks {
-                let blk = source + b * 18, y = destination + b * 32
-                let d = loadHalf(blk)
-                for j in 0..<16 {
-                    let q = blk.load(fromByteOffset: 2 + j, as: UInt8.self)
-                    y[j] = Float(Int(q & 0x0F) - 8) * d
-                    y[j + 16] = Float(Int(q >> 4) - 8) * d
-                }
-            }
-        case .q4_1:
-            for b in 0..<blocks {
-                let blk = source + b * 20, y = destination + b * 32
-                let d = loadHalf(blk), m = loadHalf(blk, 2)
-                for j in 0..<16 {
-                    let q = blk.load(fromByteOffset: 4 + j, as: UInt8.self)
-                    y[j] = Float(q & 0x0F) * d + m
-                    y[j + 16] = Float(q >> 4) * d + m
-                }
-            }
-        case .q5_0:
-            for b in 0..<blocks {
-                let blk = source + b * 22, y = destination + b * 32
-                let d = loadHalf(blk)
-                let qh = UInt32(littleEndian: blk.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
-                for j in 0..<16 {
-                    let q = blk.load(fromByteOffset: 6 + j, as: UInt8.self)
-                    let h0 = Int((qh >> UInt32(j)) & 1) << 4, h1 = Int((qh >> UInt32(j + 16)) & 1) << 4
-                    y[j] = Float((Int(q & 0x0F) | h0) - 16) * d
-                    y[j + 16] = Float((Int(q >> 4) | h1) - 16) * d
-                }
-            }
-        case .q5_1:
-            for b in 0..<blocks {
-                let blk = source + b * 24, y = destination + b * 32
-                let d = loadHalf(blk), m = loadHalf(blk, 2)
-                let qh = UInt32(littleEndian: blk.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
-                for j in 0..<16 {
-                    let q = blk.load(fromByteOffset: 8 + j, as: UInt8.self)
-                    let h0 = Int((qh >> UInt32(j)) & 1) << 4, h1 = Int((qh >> UInt32(j + 16)) & 1) << 4
-                    y[j] = Float(Int(q & 0x0F) | h0) * d + m
-                    y[j + 16] = Float(Int(q >> 4) | h1) * d + m
-                }
-            }
+        case .q4_0, .q4_1, .q5_0, .q5_1:
+            nibbleBlocks(format, from: source, to: destination, blocks: blocks)
         case .q4_K, .q5_K:
-            let hasHighBits = format == .q5_K
-            for b in 0..<blocks {
-                let blk = source + b * format.blockBytes, y = destination + b * 256
-                let d = loadHalf(blk), dmin = loadHalf(blk, 2)
-                let scales = blk + 4
-                let qh = blk + 16                      // Q5_K only
-                let qs = blk + (hasHighBits ? 48 : 16)
-                for sub in 0..<8 {
-                    let (sc, m) = kQuantScaleMin(sub, scales)
-                    let scale = d * Float(sc), offset = dmin * Float(m)
-                    let pair = sub / 2, shift = UInt8((sub % 2) * 4)
-                    for l in 0..<32 {
-                        var q = Int((qs.load(fromByteOffset: 32 * pair + l, as: UInt8.self) >> shift) & 0x0F)
-                        if hasHighBits { q += Int((qh.load(fromByteOffset: l, as: UInt8.self) >> UInt8(sub)) & 1) << 4 }
-                        y[32 * sub + l] = scale * Float(q) - offset
-                    }
-                }
-            }
+            kQuantBlocks(format, from: source, to: destination, blocks: blocks)
         case .q6_K:
             for b in 0..<blocks {
                 let blk = source + b * 210, y = destination + b * 256
                 let d = loadHalf(blk, 208)
                 for e in 0..<256 {
                     y[e] = d * Float(q6KScale(blk, e)) * Float(q6KValue(blk, e))
+                }
+            }
+        }
+    }
+
+    /// F16 elements, eight at a time.
+    private static func halves(from source: UnsafeRawPointer, to destination: UnsafeMutablePointer<Float>, count: Int) {
+        var i = 0
+        while i + 8 <= count {
+            let h = source.loadUnaligned(fromByteOffset: 2 * i, as: SIMD8<Float16>.self)
+            UnsafeMutableRawPointer(destination + i).storeBytes(of: widenHalves(h), as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < count { destination[i] = loadHalf(source, 2 * i); i += 1 }
+    }
+
+    /// The 32-element 4- and 5-bit formats: Q4_0 and Q5_0 ((codes - 8 or 16) times the scale),
+    /// Q4_1 and Q5_1 (codes times the scale, plus the minimum); bit j of the 5-bit formats'
+    /// 32-bit `qh` is element j's fifth bit.
+    private static func nibbleBlocks(_ format: QuantFormat, from source: UnsafeRawPointer,
+                                     to destination: UnsafeMutablePointer<Float>, blocks: Int) {
+        let hasMinimum = format == .q4_1 || format == .q5_1
+        let hasHighBits = format == .q5_0 || format == .q5_1
+        let codesOffset = 2 + (hasMinimum ? 2 : 0) + (hasHighBits ? 4 : 0)
+        let bias = hasHighBits ? 16 : 8
+        for b in 0..<blocks {
+            let blk = source + b * format.blockBytes, y = destination + b * 32
+            let d = loadHalf(blk), m: Float = hasMinimum ? loadHalf(blk, 2) : 0
+            let qh = hasHighBits ? UInt32(littleEndian: blk.loadUnaligned(fromByteOffset: hasMinimum ? 4 : 2, as: UInt32.self)) : 0
+            for j in 0..<16 {
+                let q = blk.load(fromByteOffset: codesOffset + j, as: UInt8.self)
+                let low = Int(q & 0x0F) | Int((qh >> UInt32(j)) & 1) << 4, high = Int(q >> 4) | Int((qh >> UInt32(j + 16)) & 1) << 4
+                if hasMinimum {
+                    y[j] = Float(low) * d + m
+                    y[j + 16] = Float(high) * d + m
+                } else {
+                    y[j] = Float(low - bias) * d
+                    y[j + 16] = Float(high - bias) * d
+                }
+            }
+        }
+    }
+
+    /// Q4_K and Q5_K super-blocks: eight sub-blocks of 32 with 6-bit scales and minimums.
+    private static func kQuantBlocks(_ format: QuantFormat, from source: UnsafeRawPointer,
+                                     to destination: UnsafeMutablePointer<Float>, blocks: Int) {
+        let hasHighBits = format == .q5_K
+        for b in 0..<blocks {
+            let blk = source + b * format.blockBytes, y = destination + b * 256
+            let d = loadHalf(blk), dmin = loadHalf(blk, 2)
+            let scales = blk + 4
+            let qh = blk + 16                      // Q5_K only
+            let qs = blk + (hasHighBits ? 48 : 16)
+            for sub in 0..<8 {
+                let (sc, m) = kQuantScaleMin(sub, scales)
+                let scale = d * Float(sc), offset = dmin * Float(m)
+                let pair = sub / 2, shift = UInt8((sub % 2) * 4)
+                for l in 0..<32 {
+                    var q = Int((qs.load(fromByteOffset: 32 * pair + l, as: UInt8.self) >> shift) & 0x0F)
+                    if hasHighBits { q += Int((qh.load(fromByteOffset: l, as: UInt8.self) >> UInt8(sub)) & 1) << 4 }
+                    y[32 * sub + l] = scale * Float(q) - offset
                 }
             }
         }

@@ -408,8 +408,37 @@ enum TiledKernels {
     static func rows<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer,
                                       rowBytes: Int, groups: UnsafeRawPointer, tokens: Int,
                                       output: UnsafeMutablePointer<Float>, outputStride: Int, ggmlOrder: Bool) {
-        let blocks = matrix.columns / 32
         let groupCount = tokens / 8
+        tokenGroups(W.self, matrix, range, groups: groups, groupCount: groupCount, output: output,
+                    outputStride: outputStride, ggmlOrder: ggmlOrder)
+        // The tokens after the last full group (a matrix-vector product; batched decoding of up
+        // to 7 sequences): rows outermost, so each 8-row group is read from memory once and
+        // stays in L1 while every token passes.
+        let tail = 8 * groupCount..<tokens
+        guard !tail.isEmpty else { return }
+        // Tiles are not for Q4_0/Q4_1 (`rows8` pairs their rows in one vector: cheaper than a
+        // tile's decoding) nor for interleaved rows (`rows8` streams them; measured slower with tiles).
+        if tail.count >= 2 && !(W.headerScales && (ggmlOrder || W.fourBitCodes)) && !matrix.interleavedRows {
+            tiledTail(W.self, matrix, range, activations: activations, rowBytes: rowBytes, tail: tail,
+                      output: output, outputStride: outputStride)
+        } else if W.format == .q4_K || W.format == .q6_K {
+            streamingSuperblockTail(W.self, matrix, range, activations: activations, rowBytes: rowBytes, tail: tail,
+                                    output: output, outputStride: outputStride)
+        } else if W.headerScales && !W.fourBitCodes && !ggmlOrder && !matrix.interleavedRows {
+            streamingTail(W.self, matrix, range, activations: activations, rowBytes: rowBytes, tail: tail,
+                          output: output, outputStride: outputStride)
+        } else {
+            sideBySideTail(W.self, matrix, range, activations: activations, rowBytes: rowBytes, tail: tail,
+                           output: output, outputStride: outputStride, ggmlOrder: ggmlOrder)
+        }
+    }
+
+    /// `rows`' full groups of 8 tokens through `tokens8`.
+    @inline(never)
+    private static func tokenGroups<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, _ range: Range<Int>,
+                                                     groups: UnsafeRawPointer, groupCount: Int,
+                                                     output: UnsafeMutablePointer<Float>, outputStride: Int, ggmlOrder: Bool) {
+        let blocks = matrix.columns / 32
         let groupBytes = TokenGroup.bytes(blocks: blocks)
         // Token groups outermost: a group's activations stay in L1 while the chunk's rows pass.
         // Interleaved rows: `tokens8` reads one row's blocks, spread over its whole 8-row group,
@@ -431,97 +460,111 @@ enum TiledKernels {
                 }
             }
         }
-        // The tokens after the last full group (a matrix-vector product; batched decoding of up
-        // to 7 sequences): rows outermost, so each 8-row group is read from memory once and
-        // stays in L1 while every token passes.
-        let first = 8 * groupCount
-        guard first < tokens else { return }
+    }
+
+    /// Batched decoding of 2-7 sequences: per 8-row group (read from memory once, then in L1),
+    /// tiles of 2 rows x 4 tokens and 4 rows x 2 tokens decode each weight block once for
+    /// several tokens; a last odd token takes `rows8`. The group two ahead is prefetched.
+    @inline(never)
+    private static func tiledTail<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer,
+                                                   rowBytes: Int, tail: Range<Int>,
+                                                   output: UnsafeMutablePointer<Float>, outputStride: Int) {
         let columns = matrix.columns
-        // Batched decoding of 2-7 sequences: per 8-row group (read from memory once, then in L1),
-        // tiles of 2 rows x 4 tokens and 4 rows x 2 tokens decode each weight block once for
-        // several tokens; a last odd token takes `rows8`. The group two ahead is prefetched. Not
-        // for Q4_0/Q4_1 (`rows8` pairs their rows in one vector: cheaper than a tile's decoding)
-        // nor for interleaved rows (`rows8` streams them; measured slower with tiles).
-        if tokens - first >= 2 && !(W.headerScales && (ggmlOrder || W.fourBitCodes)) && !matrix.interleavedRows {
-            let rowLines = (matrix.format.rowBytes(columns: columns) + 63) / 64
-            var r = range.lowerBound
-            while r < range.upperBound {
-                if r + 24 <= range.upperBound {
-                    for i in 16..<24 {
-                        let ahead = matrix.row(r + i)
-                        for line in 0..<rowLines { prefetch(ahead + 64 * line) }
+        let rowLines = (matrix.format.rowBytes(columns: columns) + 63) / 64
+        var r = range.lowerBound
+        while r < range.upperBound {
+            if r + 24 <= range.upperBound {
+                for i in 16..<24 {
+                    let ahead = matrix.row(r + i)
+                    for line in 0..<rowLines { prefetch(ahead + 64 * line) }
+                }
+            }
+            var t = tail.lowerBound
+            while t < tail.upperBound {
+                let x = activations + t * rowBytes, out = output + t * outputStride + r
+                if tail.upperBound - t >= 4 {
+                    for pair in 0..<4 {
+                        tile(W.self, TwoRowsFourTokens.self, matrix, firstRow: r + 2 * pair, activations: x, rowBytes: rowBytes,
+                             output: out + 2 * pair, outputStride: outputStride)
+                    }
+                    t += 4
+                } else if tail.upperBound - t >= 2 {
+                    for quad in 0..<2 {
+                        tile(W.self, FourRowsTwoTokens.self, matrix, firstRow: r + 4 * quad, activations: x, rowBytes: rowBytes,
+                             output: out + 4 * quad, outputStride: outputStride)
+                    }
+                    t += 2
+                } else {
+                    rows8(W.self, matrix, firstRow: r, x: QuantizedRow(x, columns: columns), output: out)
+                    t += 1
+                }
+            }
+            r += 8
+        }
+    }
+
+    /// The tail tokens of Q4_K/Q6_K through the streaming superblock kernels (Q6_K's activation
+    /// half-block sums computed once per token).
+    @inline(never)
+    private static func streamingSuperblockTail<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, _ range: Range<Int>,
+                                                                 activations: UnsafeRawPointer, rowBytes: Int, tail: Range<Int>,
+                                                                 output: UnsafeMutablePointer<Float>, outputStride: Int) {
+        let columns = matrix.columns
+        withUnsafeTemporaryAllocation(byteCount: StreamingScratch.bytes(columns: columns, tokens: tail.count), alignment: 64) { memory in
+            let scratch = StreamingScratch(memory.baseAddress!)
+            if W.format == .q6_K {
+                for t in tail {
+                    let codes = (activations + t * rowBytes).assumingMemoryBound(to: Int8.self)
+                    let sums = scratch.halfSums + (t - tail.lowerBound) * (columns / 16)
+                    for h in 0..<(columns / 16) {
+                        var sum: Int16 = 0
+                        for k in 0..<16 { sum &+= Int16(codes[16 * h + k]) }
+                        sums[h] = sum
                     }
                 }
-                var t = first
-                while t < tokens {
-                    let x = activations + t * rowBytes, out = output + t * outputStride + r
-                    if tokens - t >= 4 {
-                        for pair in 0..<4 {
-                            tile(W.self, TwoRowsFourTokens.self, matrix, firstRow: r + 2 * pair, activations: x, rowBytes: rowBytes,
-                                 output: out + 2 * pair, outputStride: outputStride)
-                        }
-                        t += 4
-                    } else if tokens - t >= 2 {
-                        for quad in 0..<2 {
-                            tile(W.self, FourRowsTwoTokens.self, matrix, firstRow: r + 4 * quad, activations: x, rowBytes: rowBytes,
-                                 output: out + 4 * quad, outputStride: outputStride)
-                        }
-                        t += 2
+            }
+            var r = range.lowerBound
+            while r < range.upperBound {
+                for t in tail {
+                    let x = QuantizedRow(activations + t * rowBytes, columns: columns)
+                    if W.format == .q4_K {
+                        rows8StreamingQ4K(matrix, firstRow: r, x: x, scratch: scratch, output: output + t * outputStride + r)
                     } else {
-                        rows8(W.self, matrix, firstRow: r, x: QuantizedRow(x, columns: columns), output: out)
-                        t += 1
+                        rows8StreamingQ6K(matrix, firstRow: r, x: x, halfSums: scratch.halfSums + (t - tail.lowerBound) * (columns / 16),
+                                          scratch: scratch, output: output + t * outputStride + r)
                     }
                 }
                 r += 8
             }
-            return
         }
-        if W.format == .q4_K || W.format == .q6_K {
-            withUnsafeTemporaryAllocation(byteCount: StreamingScratch.bytes(columns: columns, tokens: tokens - first), alignment: 64) { memory in
-                let scratch = StreamingScratch(memory.baseAddress!)
-                if W.format == .q6_K {
-                    for t in first..<tokens {
-                        let codes = (activations + t * rowBytes).assumingMemoryBound(to: Int8.self)
-                        let sums = scratch.halfSums + (t - first) * (columns / 16)
-                        for h in 0..<(columns / 16) {
-                            var sum: Int16 = 0
-                            for k in 0..<16 { sum &+= Int16(codes[16 * h + k]) }
-                            sums[h] = sum
-                        }
-                    }
+    }
+
+    /// The tail tokens of row-major Q8_0/Q5_0/Q5_1 through `rows8Streaming`.
+    @inline(never)
+    private static func streamingTail<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer,
+                                                       rowBytes: Int, tail: Range<Int>,
+                                                       output: UnsafeMutablePointer<Float>, outputStride: Int) {
+        withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: 8 * streamingChunkBlocks) { partials in
+            var r = range.lowerBound
+            while r < range.upperBound {
+                for t in tail {
+                    rows8Streaming(W.self, matrix, firstRow: r, x: QuantizedRow(activations + t * rowBytes, columns: matrix.columns),
+                                   partials: partials.baseAddress!, output: output + t * outputStride + r)
                 }
-                var r = range.lowerBound
-                while r < range.upperBound {
-                    for t in first..<tokens {
-                        let x = QuantizedRow(activations + t * rowBytes, columns: columns)
-                        if W.format == .q4_K {
-                            rows8StreamingQ4K(matrix, firstRow: r, x: x, scratch: scratch, output: output + t * outputStride + r)
-                        } else {
-                            rows8StreamingQ6K(matrix, firstRow: r, x: x, halfSums: scratch.halfSums + (t - first) * (columns / 16),
-                                              scratch: scratch, output: output + t * outputStride + r)
-                        }
-                    }
-                    r += 8
-                }
+                r += 8
             }
-            return
         }
-        if W.headerScales && !W.fourBitCodes && !ggmlOrder && !matrix.interleavedRows {
-            withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: 8 * streamingChunkBlocks) { partials in
-                var r = range.lowerBound
-                while r < range.upperBound {
-                    for t in first..<tokens {
-                        rows8Streaming(W.self, matrix, firstRow: r, x: QuantizedRow(activations + t * rowBytes, columns: columns),
-                                       partials: partials.baseAddress!, output: output + t * outputStride + r)
-                    }
-                    r += 8
-                }
-            }
-            return
-        }
-        // Eight rows read side by side: prefetch the 8-row group two groups ahead, so the
-        // loads of one group overlap the math of another (interleaved rows: `rows8` and
-        // `GGMLOrderKernels.rows8` prefetch as they go).
+    }
+
+    /// The remaining tail cases (Q4_0/Q4_1, interleaved rows, llama.cpp order): eight rows read
+    /// side by side; the 8-row group two groups ahead is prefetched, so the loads of one group
+    /// overlap the math of another (interleaved rows: `rows8` and `GGMLOrderKernels.rows8`
+    /// prefetch as they go).
+    @inline(never)
+    private static func sideBySideTail<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer,
+                                                        rowBytes: Int, tail: Range<Int>,
+                                                        output: UnsafeMutablePointer<Float>, outputStride: Int, ggmlOrder: Bool) {
+        let columns = matrix.columns
         let rowLines = (matrix.format.rowBytes(columns: columns) + 63) / 64
         var r = range.lowerBound
         while r < range.upperBound {
@@ -531,7 +574,7 @@ enum TiledKernels {
                     for line in 0..<rowLines { prefetch(ahead + 64 * line) }
                 }
             }
-            for t in first..<tokens {
+            for t in tail {
                 let x = QuantizedRow(activations + t * rowBytes, columns: columns)
                 if W.headerScales && ggmlOrder {
                     GGMLOrderKernels.rows8(W.self, matrix, firstRow: r, x: x, output: output + t * outputStride + r)

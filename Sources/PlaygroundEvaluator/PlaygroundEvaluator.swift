@@ -240,6 +240,9 @@ extension EvaluationResult {
 extension PlaygroundEvaluator {
     /// The surface table ids that have an implementation (for the parity test).
     public static var implementedSurfaceIDs: Set<String> { Builtins.ids }
+
+    /// The surface table properties prompt code can assign (their setters are registered as `id=`).
+    public static var settableSurfaceIDs: Set<String> { Builtins.settableIDs }
 }
 
 /// What a run is configured with and the limits it runs under are the interpreter's; the evaluator's clients

@@ -5,7 +5,10 @@ import SwiftSyntax
 
 /// Every implementation, keyed by its `Surface.table` entry id. Each file in
 /// this directory registers the entries of its types; `SurfaceParityTests`
-/// checks that the keys are exactly the table's ids.
+/// checks that the keys are exactly the table's ids. A property that prompt
+/// code may assign on a value type also registers a setter under `id + "="`:
+/// it gets the receiver as `base` and the assigned value as `newValue`, and
+/// returns the changed receiver.
 package enum Builtins {
     package static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
@@ -17,7 +20,10 @@ package enum Builtins {
     }()
 
     /// The ids of every implementation (for the parity test).
-    package static var ids: Set<String> { Set(all.keys) }
+    package static var ids: Set<String> { Set(all.keys.filter { !$0.hasSuffix("=") }) }
+
+    /// The ids of the properties that have a setter.
+    package static var settableIDs: Set<String> { Set(all.keys.filter { $0.hasSuffix("=") }.map { String($0.dropLast()) }) }
 
     /// A property or method of a value: `{ i, c in ... }` with the receiver unwrapped.
     static func on<T>(_ unwrap: @escaping @Sendable (Value) -> T?, _ body: @escaping @Sendable (Interpreter, T, BuiltinCall) async throws -> Value) -> Builtin {

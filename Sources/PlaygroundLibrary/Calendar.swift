@@ -2,8 +2,8 @@ import Foundation
 import PromptInterpreter
 
 /// `Calendar`, its identifiers and components, and `DateComponents` (Surface/Table/Foundation.swift).
-/// Every calendar computes in UTC whatever its `timeZone` is set to (as DateFormatter formats), so results
-/// do not depend on the machine.
+/// Every calendar computes in UTC unless its `timeZone` is set (`Calendar.current` too), so results do not
+/// depend on the machine.
 /// A calendar is `.structure("Calendar", identifier)`, date components `.structure("DateComponents", ...)`
 /// with nil for the components not asked for.
 extension Builtins {
@@ -83,7 +83,7 @@ extension Builtins {
 
     static func calendarValue(_ identifier: String) -> Value {
         .structure(type: "Calendar", fields: [("identifier", .enumCase(type: "Calendar.Identifier", name: identifier, payload: [])),
-                                              ("timeZone", .string("UTC"))])
+                                              ("timeZone", timeZoneValue("UTC"))])
     }
 
     static let calendarIdentifier: @Sendable (Value) -> String? = {
@@ -93,11 +93,14 @@ extension Builtins {
         return name
     }
 
-    /// A calendar member with Foundation's calendar of that identifier, in UTC.
+    /// A calendar member with Foundation's calendar of that identifier, in the calendar's zone.
     static func onCalendar(_ body: @escaping @Sendable (Interpreter, Calendar, BuiltinCall) async throws -> Value) -> Builtin {
         on(calendarIdentifier) { i, name, c in
             var calendar = Calendar(identifier: name == "iso8601" ? .iso8601 : .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC")!
+            guard case .structure(_, let fields) = c.base, let zone = fields.first(where: { $0.name == "timeZone" })?.value else {
+                throw i.error("the calendar has no timeZone", c.node)
+            }
+            calendar.timeZone = try timeZone(i, zone, c)
             calendar.locale = Locale(identifier: "en_US_POSIX")
             return try await body(i, calendar, c)
         }

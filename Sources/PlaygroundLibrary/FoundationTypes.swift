@@ -53,13 +53,41 @@ extension Builtins {
         },
         "JSONEncoder.init()": { _, _ in .object(ObjectBox(type: "JSONEncoder", fields: [("outputFormatting", .array([]))])) },
         "JSONDecoder.init()": { _, _ in .object(ObjectBox(type: "JSONDecoder", fields: [("outputFormatting", .array([]))])) },
-        // Dates are formatted in UTC with the en_US_POSIX locale whatever these are set to.
+        // Dates are formatted in UTC with the en_US_POSIX locale unless `timeZone` and `locale` are set.
         "DateFormatter.init()": { _, _ in .object(ObjectBox(type: "DateFormatter", fields: [("dateFormat", .string("")), ("locale", .null), ("timeZone", .null)])) },
         "ISO8601DateFormatter.init()": { _, _ in
             .object(ObjectBox(type: "ISO8601DateFormatter", fields: [("dateFormat", .string("")), ("locale", .null), ("timeZone", .null)]))
         },
-        "TimeZone.init(identifier:)": { i, c in .string(try await c.arguments(i).value("identifier")?.stringValue ?? "UTC") },
+        "TimeZone.init(identifier:)": { i, c in
+            guard let identifier = try await c.arguments(i).value("identifier")?.stringValue else {
+                throw i.error("TimeZone(identifier:) needs a string such as \"Europe/Paris\"", c.node)
+            }
+            return TimeZone(identifier: identifier).map { timeZoneValue($0.identifier) } ?? .null
+        },
+        "TimeZone.init(secondsFromGMT:)": { i, c in
+            let seconds = try i.intArgument(try await c.arguments(i).value("secondsFromGMT"), "TimeZone(secondsFromGMT:)", c.node)
+            return TimeZone(secondsFromGMT: seconds).map { timeZoneValue($0.identifier) } ?? .null
+        },
+        "TimeZone.current": constant(timeZoneValue("UTC")),
+        "TimeZone.gmt": constant(timeZoneValue("GMT")),
+        "TimeZone.identifier": field("identifier"),
+        "TimeZone.secondsFromGMT(for:)": { i, c in
+            let zone = try timeZone(i, c.base, c)
+            return .int(zone.secondsFromGMT(for: try dateArgument(i, try await c.arguments(i).value("for"), c)))
+        },
     ]
+
+    /// A `TimeZone`, kept as its identifier.
+    static func timeZoneValue(_ identifier: String) -> Value { .structure(type: "TimeZone", fields: [("identifier", .string(identifier))]) }
+
+    /// Foundation's zone for a `TimeZone` value.
+    static func timeZone(_ i: Interpreter, _ value: Value, _ c: BuiltinCall) throws -> TimeZone {
+        guard case .structure("TimeZone", let fields) = value, let identifier = fields.first(where: { $0.name == "identifier" })?.value.stringValue,
+              let zone = TimeZone(identifier: identifier) else {
+            throw i.error("\(c.entry.selector) needs a TimeZone (for example TimeZone(identifier: \"Europe/Paris\")!), not \(value.description.prefix(30))", c.node)
+        }
+        return zone
+    }
 
     static func set(_ value: Value) -> [Value]? { if case .set(let items) = value { items } else { nil } }
     static func date(_ value: Value) -> Double? { if case .date(let seconds) = value { seconds } else { nil } }
@@ -132,11 +160,11 @@ extension Builtins {
         },
     ]
 
-    /// A date as text in the en_US_POSIX locale and UTC.
-    static func dateText(_ seconds: Double, format: String) -> String {
+    /// A date as text, in the en_US_POSIX locale and UTC unless a formatter's settings say otherwise.
+    static func dateText(_ seconds: Double, format: String, locale: String = "en_US_POSIX", timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> String {
         let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: locale)
+        formatter.timeZone = timeZone
         formatter.dateFormat = format
         return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
@@ -160,7 +188,9 @@ extension Builtins {
         "UUID.description": { _, c in .string(c.base.description) },
         "DateFormatter.string(from:)": on(box) { i, box, c in
             guard case .date(let seconds)? = try await c.arguments(i).value("from") else { throw i.error("string(from:) needs a Date", c.node) }
-            return .string(dateText(seconds, format: box.field("dateFormat")?.stringValue ?? ""))
+            let zone = try box.field("timeZone").flatMap { $0.isNull ? nil : try timeZone(i, $0, c) } ?? TimeZone(identifier: "UTC")!
+            let locale = box.field("locale").flatMap(Value.localeIdentifier) ?? "en_US_POSIX"
+            return .string(dateText(seconds, format: box.field("dateFormat")?.stringValue ?? "", locale: locale, timeZone: zone))
         },
         "ISO8601DateFormatter.string(from:)": on(box) { i, _, c in
             guard case .date(let seconds)? = try await c.arguments(i).value("from") else { throw i.error("string(from:) needs a Date", c.node) }

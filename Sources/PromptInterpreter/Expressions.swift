@@ -415,6 +415,11 @@ extension Value {
         case (.uuid(let x), .uuid(let y)): return x == y
         case (.set(let x), .set(let y)): return x.count == y.count && x.allSatisfy { item in y.contains { equal($0, item) } }
         case (.toolCallingMode(let x), .toolCallingMode(let y)): return x == y
+        case (.samplingMode(let x), .samplingMode(let y)): return x == y
+        // `mode.kind == .greedy`: likewise read as the mode `.greedy`.
+        case (.enumCase("GenerationOptions.SamplingMode.Kind", let name, _), .samplingMode(let mode)),
+             (.samplingMode(let mode), .enumCase("GenerationOptions.SamplingMode.Kind", let name, _)):
+            return name == "greedy" && mode.kind == .greedy
         // `mode.kind == .required`: the implicit member has no context type, so it is read as the mode.
         case (.enumCase("GenerationOptions.ToolCallingMode.Kind", let name, _), .toolCallingMode(let mode)),
              (.toolCallingMode(let mode), .enumCase("GenerationOptions.ToolCallingMode.Kind", let name, _)):

@@ -133,6 +133,16 @@ extension Interpreter {
             cell.value = .transcript(transcript)
             return
         }
+        if case .structure = base {} else if case .object = base {} else if let typeName = base.surfaceTypeName {
+            // A value type of the surface table (`options.temperature = 0.2`): its entry's setter.
+            var value = try await member(name, of: base, node)
+            try await change(&value)
+            guard let changed = try await setSurfaceProperty(name, of: base, to: value, node) else {
+                throw error("cannot assign to '\(name)': \(typeName).\(name) is read-only in prompt files", node)
+            }
+            cell.value = changed
+            return
+        }
         guard let type = typeName(of: base) else { throw error("cannot assign to the property '\(name)' of \(base.description.prefix(30))", node) }
         if let computed = findComputed(name, in: type) {
             guard let setter = computed.setter else { throw error("cannot assign to '\(name)': it is a get-only property", node) }

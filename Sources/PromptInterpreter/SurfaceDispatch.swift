@@ -16,6 +16,8 @@ package struct BuiltinCall {
     package var call: FunctionCallExprSyntax?
     package var node: Syntax
     package var entry: SurfaceMember
+    /// For a setter (registered as `id + "="`): the value assigned.
+    package var newValue: Value = .null
 
     package func arguments(_ interpreter: Interpreter) async throws -> Arguments {
         guard let call else { return Arguments(items: []) }
@@ -39,6 +41,17 @@ extension Interpreter {
             throw error("'\(entry.id)' is in the surface table but has no implementation", node)
         }
         return try await implementation(self, BuiltinCall(base: base, baseExpr: baseExpr, call: call, node: Syntax(node), entry: entry))
+    }
+
+    /// `base.name = value` on a value of a surface type whose entry has a setter: the changed receiver, or nil when
+    /// the value's type is not in the table or the property has no setter (the caller reports that).
+    func setSurfaceProperty(_ name: String, of base: Value, to newValue: Value, _ node: some SyntaxProtocol) async throws -> Value? {
+        guard let typeName = base.surfaceTypeName,
+              case .found(let entry) = Surface.table.resolveValue(type: typeName, name: name, isStatic: false),
+              let setter = builtins[entry.id + "="] else { return nil }
+        var call = BuiltinCall(base: base, baseExpr: nil, call: nil, node: Syntax(node), entry: entry)
+        call.newValue = newValue
+        return try await setter(self, call)
     }
 
     /// The message for a member the table does not have, with its closest name.
@@ -147,6 +160,7 @@ extension Value {
         case .snapshot: "LanguageModelSession.ResponseStream.Snapshot"
         case .usage: "LanguageModelSession.Usage"
         case .options: "GenerationOptions"
+        case .samplingMode: "GenerationOptions.SamplingMode"
         case .toolCallingMode: "GenerationOptions.ToolCallingMode"
         case .instructions: "Instructions"
         case .prompt: "Prompt"

@@ -215,7 +215,8 @@ final class EvaluationsRunTests: XCTestCase {
 
     /// `EvaluationError` is the framework's error enum (Apple's documented example catches
     /// `EvaluationError.missingTranscript(let evaluatorType)`): a table type like every other Evaluations type,
-    /// so the interpreter resolves a bare Evaluations type name through the table alone.
+    /// so the interpreter resolves a bare Evaluations type name through the table alone. (The pattern binds with the
+    /// label: the unlabelled `missingTranscript(let t)` is FM310 today, a SurfaceChecker limitation with catch patterns.)
     func testEvaluationErrorIsATableTypePromptCodeThrowsAndCatches() async throws {
         for name in ["Metric", "ModelSample", "ModelSubject", "ArrayLoader", "Evaluator", "ModelJudgeEvaluator", "ModelJudgePrompt",
                      "ToolCallEvaluator", "ScoreDimension", "ScoringScale", "ScoringMode", "TrajectoryExpectation", "ToolExpectation",
@@ -228,12 +229,13 @@ final class EvaluationsRunTests: XCTestCase {
             #Playground {
                 do {
                     throw EvaluationError.missingTranscript(evaluatorType: "ToolCallEvaluator")
-                } catch EvaluationError.missingTranscript(let evaluatorType) {
+                } catch EvaluationError.missingTranscript(evaluatorType: let evaluatorType) {
                     print("needs a transcript:", evaluatorType)
                 }
             }
             """
-        XCTAssertEqual(prints(await evaluate(source)), ["needs a transcript: ToolCallEvaluator"])
+        let caught = await evaluate(source)
+        XCTAssertEqual(prints(caught), ["needs a transcript: ToolCallEvaluator"])
         let misspelt = await evaluate(source.replacingOccurrences(of: "throw EvaluationError.missingTranscript(",
                                                                   with: "throw EvaluationError.missingTranscrip("))
         let error = misspelt.blocks[0].error ?? ""

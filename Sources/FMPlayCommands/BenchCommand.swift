@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inference
+import ModelDiscovery
 import JSON
 
 /// `fmplay bench`: prompt-processing and generation speed of the embedded

@@ -5,6 +5,7 @@ import FoundationModelsRuntime
 import GGUF
 import Guidance
 import Inference
+import ModelDiscovery
 import JSON
 import Schema
 import Tokenizer

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inference
+import ModelDiscovery
 import JSON
 import Tokenizer
 

@@ -3,6 +3,7 @@ import Foundation
 import FoundationModelsRuntime
 import GGUF
 import Inference
+import ModelDiscovery
 import LanguageServer
 import PlaygroundEvaluator
 import PlaygroundResults

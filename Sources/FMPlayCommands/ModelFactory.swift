@@ -1,6 +1,7 @@
 import Foundation
 import FoundationModelsRuntime
 import Inference
+import ModelDiscovery
 
 /// Chooses the `LanguageModel` behind `SystemLanguageModel.default` for
 /// `fmplay run` (and later the language server).

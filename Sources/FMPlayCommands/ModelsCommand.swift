@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inference
+import ModelDiscovery
 import JSON
 
 /// `fmplay models`: the default model and the GGUF files found on this machine.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Evaluations
 import Foundation
 import Inference
+import ModelDiscovery
 import FoundationModelsRuntime
 import JSON
 import PlaygroundEvaluator

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GGUF
 import Inference
+import ModelDiscovery
 import JSON
 import Tokenizer
 

@@ -214,3 +214,9 @@ struct GrammarBuilder {
                            sharedStringStateCount: sharedCount, machineNames: names)
     }
 }
+
+extension ByteGrammar {
+    /// Forgets the process-wide byte-machine DFAs (number, pattern and enum machines), so the next compile is
+    /// cold (`fmplay bench-guidance --cold`).
+    public static func clearCompileCaches() { GrammarBuilder.clearByteMachineCache() }
+}

@@ -170,7 +170,7 @@ private final class SurfaceVisitor {
         // Callees are checked with their labels in check(FunctionCallExprSyntax).
         if let call = node.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == node.id { return }
         let name = node.declName.baseName.text
-        if node.base == nil, let type = assignedType(of: node) { return checkImplicit(node, nil, against: type) }
+        if node.base == nil, let type = expectedType(ofImplicit: ExprSyntax(node)) { return checkImplicit(node, nil, against: type) }
         guard name != "self", let base = node.base, var baseType = inference.type(of: base) else { return }
         // `optional.map`, `optional.flatMap`: members of Optional itself, not of the wrapped type.
         if inference.isOptional(base) { baseType = .instance("Optional") }
@@ -188,6 +188,11 @@ private final class SurfaceVisitor {
     }
 
     func check(_ node: FunctionCallExprSyntax) {
+        if let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil {
+            // `options.sampling = .random(top: 3)`, `let mode: T = .random(...)`: checked against the type the context gives.
+            if let type = expectedType(ofImplicit: ExprSyntax(node)) { checkImplicit(member, node, against: type) }
+            return
+        }
         let labels = node.arguments.map { $0.label?.text }
         let trailing = node.trailingClosure != nil
         var resolution: SurfaceTable.Resolution?
@@ -286,11 +291,17 @@ private final class SurfaceVisitor {
         return []
     }
 
-    /// `value.property = .member` (or `= [.member, ...]`): the property's type when the table knows it.
-    private func assignedType(of node: MemberAccessExprSyntax) -> String? {
-        var value = ExprSyntax(node)
+    /// The type an implicit member (`.member`, `.member(...)`, or one element of `[.member, ...]`) must belong to, when the
+    /// context states it: the right of `value.property =` (the property's table type) or a binding's type annotation
+    /// (`let mode: GenerationOptions.SamplingMode = .greedy`). Arguments are checked with their call (`checkImplicitArguments`).
+    private func expectedType(ofImplicit node: ExprSyntax) -> String? {
+        var value = node
         if let list = node.parent?.as(ArrayElementSyntax.self)?.parent?.as(ArrayElementListSyntax.self)?.parent?.as(ArrayExprSyntax.self) {
             value = ExprSyntax(list)
+        }
+        if let binding = value.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self),
+           let annotation = binding.typeAnnotation?.type.trimmedDescription {
+            return annotation
         }
         guard let elements = value.parent?.as(ExprListSyntax.self), value.parent?.parent?.is(SequenceExprSyntax.self) == true else { return nil }
         let items = Array(elements)

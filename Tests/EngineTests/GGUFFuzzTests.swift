@@ -8,23 +8,12 @@ import XCTest
 /// GGUFError. Bounded by iteration count, not time, so runs are reproducible;
 /// `GGUF_FUZZ_ITERATIONS` raises the count for longer local runs.
 final class GGUFFuzzTests: XCTestCase {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let interesting: [UInt64] = [
         0, 1, 2, 3, 4, 7, 8, 9, 12, 13, 31, 32, 33, 255, 256, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF,
         0x1_0000_0000, UInt64(Int64.max), UInt64(Int64.max) + 1, UInt64.max, UInt64.max - 7,
     ]
 
-    static func mutate(_ input: [UInt8], rng: inout SplitMix64) -> [UInt8] {
+    static func mutate(_ input: [UInt8], rng: inout SeededGenerator) -> [UInt8] {
         var bytes = input
         let rounds = Int.random(in: 1...4, using: &rng)
         for _ in 0..<rounds where !bytes.isEmpty {
@@ -87,7 +76,7 @@ final class GGUFFuzzTests: XCTestCase {
     func testMutationsOfSyntheticFile() throws {
         let original = try GGUFTestSupport.sampleWriter().serialized()
         XCTAssertTrue(Self.check(original))
-        var rng = SplitMix64(state: 0x5EED)
+        var rng = SeededGenerator(seed: 0x5EED)
         var opened = 0
         for _ in 0..<iterations {
             if Self.check(Self.mutate(original, rng: &rng)) { opened += 1 }
@@ -115,7 +104,7 @@ final class GGUFFuzzTests: XCTestCase {
         let rebuilt = try GGUFFile(bytes: original)
         XCTAssertEqual(rebuilt.metadata.keys, file.metadata.keys)
         XCTAssertEqual(try rebuilt.metadata.strings("tokenizer.ggml.tokens"), try file.metadata.strings("tokenizer.ggml.tokens"))
-        var rng = SplitMix64(state: 0xC0FFEE)
+        var rng = SeededGenerator(seed: 0xC0FFEE)
         var opened = 0
         let count = max(iterations / 100, 50)
         for _ in 0..<count {

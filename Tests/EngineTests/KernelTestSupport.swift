@@ -1,17 +1,8 @@
+import Inference
 import Kernels
 
-/// SplitMix64: a small seeded generator so kernel tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The engine's seeded generator (xoshiro256**), the one every test target uses, so kernel tests are reproducible.
+typealias SeededGenerator = Inference.SeededGenerator
 
 /// Uniform values in -scale...scale.
 func randomFloats(_ count: Int, scale: Float = 1, using rng: inout SeededGenerator) -> [Float] {

@@ -1,6 +1,7 @@
 import Foundation
 import GGUF
 import Inference
+import ModelDiscovery
 import XCTest
 
 final class ModelLocatorTests: XCTestCase {

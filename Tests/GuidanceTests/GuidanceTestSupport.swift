@@ -59,13 +59,13 @@ enum SyntheticVocabulary {
 
 /// The three reference schemas and instances of the constrained-decoding anchors.
 enum ReferenceSchemas {
-    static let searchSuggestions = GuidanceBenchmark.searchSuggestions
-    static let itinerary = GuidanceBenchmark.itinerary
-    static let tools = GuidanceBenchmark.tools
-    static let instances = GuidanceBenchmark.workloads.map { (name: $0.name, json: $0.instance) }
+    static let searchSuggestions = ReferenceWorkloads.searchSuggestions
+    static let itinerary = ReferenceWorkloads.itinerary
+    static let tools = ReferenceWorkloads.tools
+    static let instances = ReferenceWorkloads.workloads.map { (name: $0.name, json: $0.instance) }
 
     static func grammar(_ name: String) throws -> ByteGrammar {
-        try GuidanceBenchmark.workloads.first { $0.name == name }!.compile()
+        try ReferenceWorkloads.workloads.first { $0.name == name }!.compile()
     }
 }
 
@@ -83,18 +83,6 @@ func bruteForceMask(_ grammar: ByteGrammar, vocabulary: VocabularyIndex, prefix:
     return allowed
 }
 
-/// A deterministic generator (SplitMix64) for seeded random walks.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Generates with random choices among the allowed tokens until end of
 /// sequence; fails the test if the mask is ever empty. Prefers ending once

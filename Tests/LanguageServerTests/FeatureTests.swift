@@ -148,7 +148,7 @@ final class FeatureTests: XCTestCase {
         XCTAssertEqual(labels("generating: )", 12), ["TripTitle.self", "WeatherTool.Arguments.self", "G.self"])
         XCTAssertEqual(labels("tools: [])", 8), ["WeatherTool()"])
         // Labels of every GenerationOptions initializer in the surface table (toolCallingMode: is 27.0's).
-        XCTAssertEqual(labels("GenerationOptions()", 18), ["sampling:", "temperature:", "maximumResponseTokens:", "toolCallingMode:"])
+        XCTAssertEqual(labels("GenerationOptions()", 18), ["samplingMode:", "temperature:", "maximumResponseTokens:", "toolCallingMode:", "sampling:"])
         XCTAssertEqual(labels("sampling: )", 10), [".greedy", ".random(top:seed:)", ".random(probabilityThreshold:seed:)"])
         let guides = labels("@Guide(.)", 8)
         XCTAssertTrue(guides.contains("range(_:)") && guides.contains("count(_:)") && guides.contains("element(_:)"), "\(guides)")

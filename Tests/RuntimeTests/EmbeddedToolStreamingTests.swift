@@ -2,6 +2,7 @@
 import Foundation
 import FoundationModelsRuntime
 import Inference
+import ModelDiscovery
 import Schema
 import XCTest
 

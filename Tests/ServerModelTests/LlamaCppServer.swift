@@ -1,5 +1,6 @@
 import Foundation
 import Inference
+import ModelDiscovery
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -2,10 +2,14 @@
 extension Surface {
     static let optionsTypes: [SurfaceType] = [
         SurfaceType(.struct, "GenerationOptions", .v26_0, "How a response is sampled and how long it may be.", [
-            MemberSpec("init(sampling: GenerationOptions.SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil)",
+            MemberSpec("init(samplingMode: GenerationOptions.SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil)",
                        "Options; nil leaves the model's default (fmplay run --temperature/--max-tokens)."),
-            MemberSpec("init(sampling: GenerationOptions.SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil, toolCallingMode: GenerationOptions.ToolCallingMode? = nil)",
+            MemberSpec("init(samplingMode: GenerationOptions.SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil, toolCallingMode: GenerationOptions.ToolCallingMode?)",
                        "Options with a tool-calling mode.", .v27_0),
+            MemberSpec("init(sampling: GenerationOptions.SamplingMode?, temperature: Double? = nil, maximumResponseTokens: Int? = nil)",
+                       "Options (the 26.0 spelling of init(samplingMode:...); deprecated in 27.0)."),
+            MemberSpec("var samplingMode: GenerationOptions.SamplingMode?", "How the next token is chosen, or nil for the model's default."),
+            MemberSpec("var sampling: GenerationOptions.SamplingMode?", "The 26.0 name of samplingMode (deprecated in 27.0)."),
             MemberSpec("var temperature: Double?", "The temperature, or nil for the default."),
             MemberSpec("var maximumResponseTokens: Int?", "The response length limit in tokens, or nil."),
             MemberSpec("var toolCallingMode: GenerationOptions.ToolCallingMode?", "The tool calling mode, or nil (.allowed).", .v27_0),
@@ -15,6 +19,12 @@ extension Surface {
             MemberSpec("static func random(top: Int, seed: UInt64? = nil) -> GenerationOptions.SamplingMode", "Samples among the k most likely tokens."),
             MemberSpec("static func random(probabilityThreshold: Double, seed: UInt64? = nil) -> GenerationOptions.SamplingMode",
                        "Samples among the most likely tokens whose probabilities add up to the threshold."),
+            MemberSpec("var kind: GenerationOptions.SamplingMode.Kind", "The strategy this mode uses to choose the next token.", .v27_0),
+        ]),
+        SurfaceType(.enum, "GenerationOptions.SamplingMode.Kind", .v27_0, "The strategy a sampling mode uses.", [
+            MemberSpec("case greedy", "Always the most likely token."),
+            MemberSpec("case randomTopK(_: Int, seed: UInt64?)", "Samples among the k most likely tokens."),
+            MemberSpec("case randomProbabilityThreshold(_: Double, seed: UInt64?)", "Samples among the tokens whose probabilities add up to the threshold."),
         ]),
         SurfaceType(.struct, "GenerationOptions.ToolCallingMode", .v27_0, "Whether the model may, must or must not call tools.", [
             MemberSpec("static var allowed: GenerationOptions.ToolCallingMode", "The model decides (the default)."),

@@ -110,7 +110,7 @@ extension Interpreter {
             var value = value
             // Transcript entries match as the enum they are: `case .response(let response)`.
             if case .transcriptEntry(let entry) = value {
-                value = .enumCase(type: "Transcript.Entry", name: entry.kindName, payload: [(label: nil, value: .transcriptEntry(entry))])
+                value = .enumCase(type: "Transcript.Entry", name: entry.kindName, payload: [(label: nil, value: TranscriptPart.payload(of: entry))])
             }
             if case .enumCase = value {} else if name == "none" {
                 return value.isNull ? [] : nil

@@ -39,7 +39,7 @@ enum Builtins {
     static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
         for group in [swiftBuiltins, systemLanguageModelBuiltins, serverModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins,
-                      agenticBuiltins, skillsBuiltins, evaluationsBuiltins, foundationBuiltins, optionalBuiltins] {
+                      agenticBuiltins, skillsBuiltins, evaluationsBuiltins, foundationBuiltins, optionalBuiltins, transcriptPartBuiltins] {
             all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
         }
         return all
@@ -194,6 +194,7 @@ extension Value {
         case .prompt: "Prompt"
         case .transcript: "Transcript"
         case .transcriptEntry: "Transcript.Entry"
+        case .transcriptPart(let part): part.typeName
         case .profile: "LanguageModelSession.Profile"
         case .errorPolicy: "TranscriptErrorHandlingPolicy"
         case .error: "Error"

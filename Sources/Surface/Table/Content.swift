@@ -22,6 +22,18 @@ extension Surface {
             MemberSpec("var description: String", "The content as text."),
             MemberSpec("func value(_: Any.Type = Any.self) throws -> Any", "The content as a value."),
             MemberSpec("func value(_: Any.Type = Any.self, forProperty: String) throws -> Any", "The value of one property; throws when it is missing."),
+            MemberSpec("init(kind: GeneratedContent.Kind)", "Content of a kind (`.string(\"Hi\")`, `.structure(properties:orderedKeys:)`...)."),
+            MemberSpec("init(elements: [Any])", "Array content of these values."),
+            MemberSpec("var kind: GeneratedContent.Kind",
+                       "What the content is: null, bool, number, string, array or structure (a property named kind of partially generated content answers first)."),
+        ]),
+        SurfaceType(.enum, "GeneratedContent.Kind", .v26_0, "The shape of generated content.", [
+            MemberSpec("case null", "No value."),
+            MemberSpec("case bool(_: Bool)", "A Boolean."),
+            MemberSpec("case number(_: Double)", "A number."),
+            MemberSpec("case string(_: String)", "A string."),
+            MemberSpec("case array(_: [GeneratedContent])", "An array of content."),
+            MemberSpec("case structure(properties: [String: GeneratedContent], orderedKeys: [String])", "An object: its properties and their order."),
         ]),
         SurfaceType(.struct, "GenerationSchema", .v26_0, "A schema built at run time from DynamicGenerationSchema values.", [
             MemberSpec("init(root: DynamicGenerationSchema, dependencies: [DynamicGenerationSchema] = []) throws",

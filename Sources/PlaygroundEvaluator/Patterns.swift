@@ -118,7 +118,23 @@ extension Interpreter {
                 return value.isNull ? nil : try await matches(expression: first.expression, value)
             }
             guard case .enumCase(_, let caseName, let payload) = value else {
-                if case .error(let e) = value { return errorMatches(e.error, caseName: name) ? [] : nil }
+                if case .error(let e) = value {
+                    // `switch error { case .contextSizeExceeded(let info): ... }` after `catch let error as LanguageModelError`.
+                    guard errorMatches(e.error, caseName: name) else { return nil }
+                    guard let payloadPatterns, let context = Self.errorPayload(e.error, caseName: name, written: member.base?.trimmedDescription) else { return [] }
+                    var payload = [context]
+                    if let generation = e.error as? GenerationError, generation.caseName == "refusal", payloadPatterns.count == 2 {
+                        payload.insert(.structure(type: "GenerationError.Refusal", fields: [
+                            (name: "description", value: .string(generation.context.debugDescription)),
+                        ]), at: 0)
+                    }
+                    var bindings: [(String, Value)] = []
+                    for (argument, item) in zip(payloadPatterns.suffix(payload.count), payload) {
+                        guard let found = try await matches(expression: argument.expression, item) else { return nil }
+                        bindings += found
+                    }
+                    return bindings
+                }
                 if member.base != nil || payloadPatterns != nil { return nil }
                 // A static member compared with `==` (`case .zero`).
                 return Value.equal(try await memberAccess(member), value) ? [] : nil
@@ -157,7 +173,9 @@ extension Interpreter {
     }
 
     func errorMatches(_ error: any Error, caseName: String) -> Bool {
-        if let generation = error as? GenerationError { return generation.caseName == caseName }
+        if let generation = error as? GenerationError {
+            return generation.caseName == caseName || generation.languageModelErrorCaseName == caseName
+        }
         if let usage = error as? SessionUsageError { return usage.caseName == caseName }
         if let model = error as? LanguageModelError { return model.caseName == caseName }
         if let server = error as? PrivateCloudComputeLanguageModel.Error { return server.caseName == caseName }
@@ -231,7 +249,7 @@ extension Interpreter {
         if errorIs(error, typeName: head) { return [] }
         guard errorMatches(error, caseName: caseName) else { return nil }
         var bindings: [(String, Value)] = []
-        if let open = text.firstIndex(of: "("), let context = Self.errorPayload(error) {
+        if let open = text.firstIndex(of: "("), let context = Self.errorPayload(error, caseName: caseName, written: head) {
             // The payload: the context, after a Refusal for `.refusal(let refusal, let context)`.
             let names = text[text.index(after: open)...].dropLast().split(separator: ",").map {
                 $0.replacingOccurrences(of: "let ", with: "").replacingOccurrences(of: "var ", with: "").trimmingCharacters(in: .whitespaces)
@@ -247,12 +265,26 @@ extension Interpreter {
         return bindings
     }
 
-    /// What `catch X.caseName(let info)` binds: the case's payload.
-    static func errorPayload(_ error: any Error) -> Value? {
+    /// What `catch X.caseName(let info)` binds: the case's payload. A GenerationError caught as a
+    /// `LanguageModelError` case (by the written type, or by a case name only 27.0 has) carries that case's
+    /// payload type (`LanguageModelError.ContextSizeExceeded` with contextSize and tokenCount).
+    static func errorPayload(_ error: any Error, caseName: String, written: String?) -> Value? {
         if let generation = error as? GenerationError {
-            return .structure(type: "GenerationError.Context", fields: [
-                (name: "debugDescription", value: .string(generation.context.debugDescription)),
-            ])
+            let context = generation.context
+            let asLanguageModelError = written?.contains("LanguageModelError") == true
+                || (generation.caseName != caseName && generation.languageModelErrorCaseName == caseName)
+            guard asLanguageModelError, let name = generation.languageModelErrorCaseName else {
+                return .structure(type: "GenerationError.Context", fields: [(name: "debugDescription", value: .string(context.debugDescription))])
+            }
+            var fields: [(name: String, value: Value)] = [(name: "debugDescription", value: .string(context.debugDescription))]
+            if name == "contextSizeExceeded" {
+                fields += [(name: "contextSize", value: .int(context.contextSize ?? 0)), (name: "tokenCount", value: .int(context.tokenCount ?? 0))]
+            }
+            if name == "rateLimited" { fields.append((name: "resetDate", value: .null)) }
+            return .structure(type: "LanguageModelError." + name.prefix(1).uppercased() + name.dropFirst(), fields: fields)
+        }
+        if let model = error as? LanguageModelError {
+            return .structure(type: "LanguageModelError.UnsupportedCapability", fields: [(name: "debugDescription", value: .string(model.description))])
         }
         if let server = error as? PrivateCloudComputeLanguageModel.Error { return Builtins.serverErrorPayload(server) }
         return nil

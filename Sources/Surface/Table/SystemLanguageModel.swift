@@ -7,7 +7,7 @@ extension Surface {
             MemberSpec("static var `default`: SystemLanguageModel", "The base model for general use."),
             MemberSpec("var availability: SystemLanguageModel.Availability", ".available, or .unavailable(reason) when no model is configured."),
             MemberSpec("var isAvailable: Bool", "Whether the model can answer now."),
-            MemberSpec("var contextSize: Int", "The context window in tokens.", .v26_4),
+            MemberSpec("var contextSize: Int", "The context window in tokens (back-deployed to 26.0).", .v26_0),
             MemberSpec("var supportedLanguages: [Locale.Language]", "The languages the model supports (from the model file; a Set in Apple's API)."),
             MemberSpec("var useCase: SystemLanguageModel.UseCase", "The use case the model was made for."),
             MemberSpec("func tokenCount(for: Any) async throws -> Int",

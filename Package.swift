@@ -84,11 +84,25 @@ let package = Package(
         ]),
         // What a run produced: results, the on-disk result cache, run-to-run comparison (no interpreter).
         .target(name: "PlaygroundResults", dependencies: ["Evaluations", "FoundationModelsRuntime", "JSON"]),
-        .target(name: "PlaygroundEvaluator", dependencies: [
+        // The prompt-file language: values, statements, expressions, patterns, the file's own types, calls,
+        // model calls, budgets. It resolves every use of the surface table and runs the implementation the
+        // evaluator hands it (a map from entry id); it knows no implementation.
+        .target(name: "PromptInterpreter", dependencies: [
             "PromptLanguage", "FoundationModelsRuntime", "JSON", "Schema", "Surface", "Evaluations", "PlaygroundResults",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
             .product(name: "SwiftOperators", package: "swift-syntax"),
             .product(name: "SwiftParser", package: "swift-syntax"),
+        ]),
+        // The implementation of every surface table entry, keyed by entry id (`Builtins.all`), one file
+        // per type or group; built on the interpreter's `package` API.
+        .target(name: "PlaygroundLibrary", dependencies: [
+            "PromptInterpreter", "PromptLanguage", "FoundationModelsRuntime", "JSON", "Surface", "Evaluations",
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+        ]),
+        // Runs the #Playground blocks of a file: gates, cache, timeout, records; gives the interpreter the library.
+        .target(name: "PlaygroundEvaluator", dependencies: [
+            "PromptInterpreter", "PlaygroundLibrary", "PromptLanguage", "FoundationModelsRuntime", "PlaygroundResults", "JSON",
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
         ]),
 
         // `fmplay report` / `run --format html`: one self-contained HTML page of run results.

@@ -1,7 +1,9 @@
 import Foundation
 import FoundationModelsRuntime
 import JSON
+import PlaygroundLibrary
 import PlaygroundResults
+import PromptInterpreter
 import PromptLanguage
 import SwiftSyntax
 
@@ -111,7 +113,7 @@ public struct PlaygroundEvaluator: Sendable {
         }
 
         let start = ContinuousClock.now
-        let interpreter = Interpreter(context: context, recorder: recorder)
+        let interpreter = Interpreter(context: context, recorder: recorder, builtins: Builtins.all)
         let trait = context.testEvaluation(of: block)
         let variables = context.topLevelVariables.filter { content.covers($0.positionAfterSkippingLeadingTrivia.utf8Offset) }
         let outcome = await runWithTimeout {
@@ -235,29 +237,15 @@ extension EvaluationResult {
     }
 }
 
-extension Interpreter {
-    /// The byte range of the statement being executed (where uncaught errors are reported).
-    var currentStatement: Range<Int> { currentStatementRange }
+extension PlaygroundEvaluator {
+    /// The surface table ids that have an implementation (for the parity test).
+    public static var implementedSurfaceIDs: Set<String> { Builtins.ids }
 
-    /// Evaluates the given top-level constants (those the block uses), then the block body.
-    func runBlock(_ body: CodeBlockItemListSyntax, variables: [VariableDeclSyntax],
-                  evaluates: (ExprSyntax, FunctionCallExprSyntax)? = nil) async throws {
-        for variable in variables {
-            currentStatementRange = variable.positionAfterSkippingLeadingTrivia.utf8Offset..<variable.endPositionBeforeTrailingTrivia.utf8Offset
-            try await declare(variable)
-        }
-        if let (expression, trait) = evaluates {
-            // `@Test(.evaluates(evaluation))`: run it, then the body with EvaluationContext.current set.
-            currentStatementRange = trait.positionAfterSkippingLeadingTrivia.utf8Offset..<trait.endPositionBeforeTrailingTrivia.utf8Offset
-            let evaluation = try await evaluate(expression)
-            guard case .structure(let type, _) = evaluation, conforms(type, to: "Evaluation") else {
-                throw error(".evaluates(...) needs an instance of a struct conforming to Evaluation", expression)
-            }
-            var info: [(String, String)] = []
-            let args = try await arguments(trait.arguments)
-            if case .dictionary(let pairs)? = args.value("info") { info = pairs.map { ($0.key.description, $0.value.description) } }
-            currentEvaluation = try await runEvaluation(evaluation, info: info, site: site(trait))
-        }
-        _ = try await withScope { try await execute(body) }
-    }
+    /// The surface table properties prompt code can assign (their setters are registered as `id=`).
+    public static var settableSurfaceIDs: Set<String> { Builtins.settableIDs }
 }
+
+/// What a run is configured with and the limits it runs under are the interpreter's; the evaluator's clients
+/// name them through this module.
+public typealias EvaluationConfiguration = PromptInterpreter.EvaluationConfiguration
+public typealias EvaluationLimits = PromptInterpreter.EvaluationLimits

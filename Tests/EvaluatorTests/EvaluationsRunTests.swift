@@ -3,6 +3,7 @@ import FoundationModelsRuntime
 import Schema
 import JSON
 import PlaygroundEvaluator
+import Surface
 import XCTest
 
 /// The Evaluations framework in prompt files, written from Apple's documentation
@@ -210,6 +211,35 @@ final class EvaluationsRunTests: XCTestCase {
         let prompt = judge.receivedRequests.first?.transcript.description ?? ""
         XCTAssertTrue(prompt.contains("Judge fruit answers."), prompt)
         XCTAssertTrue(prompt.contains("Response:\nBANANA"), prompt)
+    }
+
+    /// `EvaluationError` is the framework's error enum (Apple's documented example catches
+    /// `EvaluationError.missingTranscript(let evaluatorType)`): a table type like every other Evaluations type,
+    /// so the interpreter resolves a bare Evaluations type name through the table alone. (The pattern binds with the
+    /// label: the unlabelled `missingTranscript(let t)` is FM310 today, a SurfaceChecker limitation with catch patterns.)
+    func testEvaluationErrorIsATableTypePromptCodeThrowsAndCatches() async throws {
+        for name in ["Metric", "ModelSample", "ModelSubject", "ArrayLoader", "Evaluator", "ModelJudgeEvaluator", "ModelJudgePrompt",
+                     "ToolCallEvaluator", "ScoreDimension", "ScoringScale", "ScoringMode", "TrajectoryExpectation", "ToolExpectation",
+                     "ArgumentMatcher", "AggregationOperation", "MetricsAggregator", "EvaluationContext", "StructuredTranscript",
+                     "EvaluationResult", "EvaluationError"] {
+            XCTAssertEqual(Surface.table.type(named: name)?.module, "Evaluations", name)
+        }
+        let source = """
+            import Evaluations
+            #Playground {
+                do {
+                    throw EvaluationError.missingTranscript(evaluatorType: "ToolCallEvaluator")
+                } catch EvaluationError.missingTranscript(evaluatorType: let evaluatorType) {
+                    print("needs a transcript:", evaluatorType)
+                }
+            }
+            """
+        let caught = await evaluate(source)
+        XCTAssertEqual(prints(caught), ["needs a transcript: ToolCallEvaluator"])
+        let misspelt = await evaluate(source.replacingOccurrences(of: "throw EvaluationError.missingTranscript(",
+                                                                  with: "throw EvaluationError.missingTranscrip("))
+        let error = misspelt.blocks[0].error ?? ""
+        XCTAssertTrue(error.contains("FM310") && error.contains("did you mean 'missingTranscript'"), error)
     }
 
     func testUnsupportedFormsAreErrorsThatNameThem() async throws {

@@ -1,7 +1,7 @@
 import PromptLanguage
 import XCTest
 
-/// Standard-library and Foundation entries that have one implementation each in `Builtins/` and no
+/// Standard-library and Foundation entries that have one implementation each in `PlaygroundLibrary/` and no
 /// swiftc twin (fmplay's seeded generator, members Swift lacks that prompt files accept, values the
 /// front end cannot type): `Differential/stdlib-table-members.fmplay` and
 /// `Differential/calendar-number-formatter.fmplay` cover the rest against swiftc.

@@ -172,6 +172,9 @@ extension Surface {
             MemberSpec("var anyInferenceProduced: Bool", "Whether any subject was produced."),
             MemberSpec("var failingEvaluatorTypes: [String]", "The evaluator types that threw."),
         ]),
+        SurfaceType(.enum, "EvaluationError", .v27_0, module: "Evaluations", "Errors thrown during an evaluation run.", [
+            MemberSpec("case missingTranscript(evaluatorType: String)", "An evaluator received a subject without the required transcript."),
+        ]),
         SurfaceType(.struct, "EvaluationContext", .v27_0, module: "Evaluations", "The running @Test(.evaluates(...))'s result.", [
             MemberSpec("static var current: EvaluationContext", "The context inside a @Test(.evaluates(...)) function."),
             MemberSpec("var result: EvaluationResult", "The evaluation's result."),

@@ -1,0 +1,137 @@
+import Foundation
+import FoundationModelsRuntime
+import PromptLanguage
+import Schema
+import Surface
+import SwiftSyntax
+
+/// Member access. Members of FoundationModels and standard-library values are
+/// `Surface.table` entries run by their `Builtins`; this file handles the
+/// file's own types (fields, computed properties, enum cases), tuples and
+/// implicit members (`.greedy`), whose type comes from the context.
+extension Interpreter {
+    func memberAccess(_ e: MemberAccessExprSyntax) async throws -> Value {
+        let name = e.declName.baseName.text
+        guard let baseExpr = e.base else {
+            // Implicit member: `.greedy`, `.contentTagging`, `.required`...
+            return try implicitMember(name, e)
+        }
+        if baseExpr.is(SuperExprSyntax.self) { return try await superMember(name, e) }
+        if name == "self", baseExpr.is(ArrayExprSyntax.self) || baseExpr.is(DictionaryExprSyntax.self) || baseExpr.is(GenericSpecializationExprSyntax.self) {
+            return .type(baseExpr.trimmedDescription)  // `[Item].self`
+        }
+        let base = try await evaluate(baseExpr)
+        if base.isNull, baseExpr.is(OptionalChainingExprSyntax.self) { return .null }
+        return try await member(name, of: base, e)
+    }
+
+    func implicitMember(_ name: String, _ node: some SyntaxProtocol) throws -> Value {
+        switch name {
+        case "greedy": return .samplingMode(.greedy)
+        case "general": return .useCase(.general)
+        case "contentTagging": return .useCase(.contentTagging)
+        case "allowed": return .toolCallingMode(.allowed)
+        case "required": return .toolCallingMode(.required)
+        case "disallowed": return .toolCallingMode(.disallowed)
+        case "default": return .model(context.systemModel(useCase: .general))
+        case "light": return .reasoningLevel(.light)
+        case "moderate": return .reasoningLevel(.moderate)
+        case "deep": return .reasoningLevel(.deep)
+        case "revertTranscript": return .errorPolicy(.revertTranscript)
+        case "preserveTranscript": return .errorPolicy(.preserveTranscript)
+        case "available": return .enumCase(type: "SystemLanguageModel.Availability", name: "available", payload: [])
+        case "systemNotReady":
+            return .enumCase(type: "PrivateCloudComputeLanguageModel.Availability.UnavailableReason", name: name, payload: [])
+        case "modelNotReady", "deviceNotEligible", "appleIntelligenceNotEnabled":
+            return .enumCase(type: "SystemLanguageModel.Availability.UnavailableReason", name: name, payload: [])
+        // Double's statics where a Double is expected (`let x: Double = .infinity`, `-.infinity`).
+        case "infinity": return .double(.infinity)
+        case "nan": return .double(.nan)
+        default:
+            // A case of an enum declared in the file (its type is known from the case name).
+            for info in types.types.values where info.kind == .enum && info.cases.contains(where: { $0.name == name && $0.parameters.isEmpty }) {
+                return .enumCase(type: info.name, name: name, payload: [])
+            }
+            return .enumCase(type: "", name: name, payload: [])
+        }
+    }
+
+    func member(_ name: String, of base: Value, _ node: some SyntaxProtocol) async throws -> Value {
+        if let value = try await evaluationsMember(name, of: base, node) { return value }
+        if case .object(let box) = base, Value.foundationObjectTypes.contains(box.type), types.type(box.type) == nil,
+           let value = try await surfaceMember(name, of: base, node) {
+            return value  // a Foundation object's properties are its table entries (NumberFormatter computes its defaults)
+        }
+        if let value = try await userMember(name, of: base, node) { return value }
+        switch base {
+        case .type(let typeName):
+            if let value = try await userStaticMember(name, of: typeName, node) { return value }
+            if typeName == "String", name == "init" {
+                // `String.init` as a function value (`numbers.map(String.init)`).
+                return .function(FunctionValue.native("String.init", arity: 1) { [unowned self] values in .string(try await self.text(values[0])) })
+            }
+            return try await staticMember(name, of: typeName, node)
+        case .structure(let type, _) where isFileType(type):
+            throw error("\(type) has no property '\(name)'", node)
+        case .object(let box):
+            throw error("\(box.type) has no property '\(name)'", node)
+        case .enumCase(let type, let caseName, let payload):
+            if name == "rawValue" {
+                // The declared raw value, else the case name (String raw values default to it).
+                switch context.file.type(named: type)?.cases.first(where: { $0.name == caseName })?.rawValue {
+                case .integer(let i)?: return .int(i)
+                case .double(let d)?: return .double(d)
+                case .string(let s)?: return .string(s)
+                default: return .string(caseName)
+                }
+            }
+            if let item = payload.first(where: { $0.label == name }) { return item.value }
+            if name == "description" { return .string(try await text(base)) }
+            throw error("'\(caseName)' has no property '\(name)'", node)
+        case .tuple(let items):
+            // Tuple members by label (`pair.key`, `t.name`) or position (`t.0`).
+            if let item = items.first(where: { $0.label == name }) { return item.value }
+            if let index = Int(name), items.indices.contains(index) { return items[index].value }
+            if name == "description" { return .string(base.description) }
+        default:
+            if let value = try await surfaceMember(name, of: base, node) { return value }
+        }
+        // Members the table does not list on values with dynamic members.
+        switch base {
+        case .content(let c):
+            if case .structure = c.kind { return c[name].map(Value.content) ?? .null }
+        case .snapshot(let content, _):
+            return try await member(name, of: content, node)  // the 26.0 beta element was the value itself
+        case .structure("SessionPropertyValues", let fields):
+            // `session.properties.summary`: the file's @SessionPropertyEntry names.
+            if let field = fields.first(where: { $0.name == name }) { return field.value }
+            throw error("no session property '\(name)': declare it in extension SessionPropertyValues { @SessionPropertyEntry var \(name): T }", node)
+        default:
+            break
+        }
+        throw error("'\(name)' is not available on \(base.typeDescription) values in prompt files", node)
+    }
+
+    /// Whether a structure value is of a type declared in the file (not a table type such as ContextOptions).
+    func isFileType(_ type: String) -> Bool {
+        Surface.table.canonicalName(type) == nil || context.file.resolveType(type, in: nil) != nil
+    }
+
+    /// `Type.member`: nested types, static values and cases of table types, then the file's enums.
+    func staticMember(_ name: String, of typeName: String, _ node: some SyntaxProtocol) async throws -> Value {
+        if name == "self" { return .type(typeName) }
+        if name == "generationSchema", let schema = context.schema(forType: typeName) { return .schema(schema) }
+        if let type = context.file.resolveType(typeName, in: nil) {
+            if type.kind == .enum, type.cases.contains(where: { $0.name == name }) {
+                return .enumCase(type: type.qualifiedName, name: name, payload: [])
+            }
+            if type.kind == .enum, name == "allCases" {
+                return .array(type.cases.map { .enumCase(type: type.qualifiedName, name: $0.name, payload: []) })
+            }
+            if let nested = context.file.resolveType(name, in: type.qualifiedName) { return .type(nested.qualifiedName) }
+            throw error("type '\(typeName)' has no member '\(name)'", node)
+        }
+        if let value = try await surfaceStaticMember(name, of: typeName, node) { return value }
+        throw error("type '\(typeName)' has no member '\(name)' in prompt files", node)
+    }
+}

@@ -118,23 +118,7 @@ extension Interpreter {
                 return value.isNull ? nil : try await matches(expression: first.expression, value)
             }
             guard case .enumCase(_, let caseName, let payload) = value else {
-                if case .error(let e) = value {
-                    // `switch error { case .contextSizeExceeded(let info): ... }` after `catch let error as LanguageModelError`.
-                    guard errorMatches(e.error, caseName: name) else { return nil }
-                    guard let payloadPatterns, let context = Self.errorPayload(e.error, caseName: name, written: member.base?.trimmedDescription) else { return [] }
-                    var payload = [context]
-                    if let generation = e.error as? GenerationError, generation.caseName == "refusal", payloadPatterns.count == 2 {
-                        payload.insert(.structure(type: "GenerationError.Refusal", fields: [
-                            (name: "description", value: .string(generation.context.debugDescription)),
-                        ]), at: 0)
-                    }
-                    var bindings: [(String, Value)] = []
-                    for (argument, item) in zip(payloadPatterns.suffix(payload.count), payload) {
-                        guard let found = try await matches(expression: argument.expression, item) else { return nil }
-                        bindings += found
-                    }
-                    return bindings
-                }
+                if case .error(let e) = value { return try await errorCaseBindings(e.error, name, payloadPatterns, written: member.base) }
                 if member.base != nil || payloadPatterns != nil { return nil }
                 // A static member compared with `==` (`case .zero`).
                 return Value.equal(try await memberAccess(member), value) ? [] : nil
@@ -170,6 +154,26 @@ extension Interpreter {
     func isValueExpression(_ expr: ExprSyntax) -> Bool {
         if let ref = expr.as(DeclReferenceExprSyntax.self) { return lookup(ref.baseName.text) != nil }
         return false
+    }
+
+    /// `switch error { case .contextSizeExceeded(let info): ... }` after `catch let error as LanguageModelError`:
+    /// nil when the error is not that case, else the payload's bindings.
+    private func errorCaseBindings(_ error: any Error, _ name: String, _ payloadPatterns: LabeledExprListSyntax?,
+                                   written: ExprSyntax?) async throws -> [(String, Value)]? {
+        guard errorMatches(error, caseName: name) else { return nil }
+        guard let payloadPatterns, let context = Self.errorPayload(error, caseName: name, written: written?.trimmedDescription) else { return [] }
+        var payload = [context]
+        if let generation = error as? GenerationError, generation.caseName == "refusal", payloadPatterns.count == 2 {
+            payload.insert(.structure(type: "GenerationError.Refusal", fields: [
+                (name: "description", value: .string(generation.context.debugDescription)),
+            ]), at: 0)
+        }
+        var bindings: [(String, Value)] = []
+        for (argument, item) in zip(payloadPatterns.suffix(payload.count), payload) {
+            guard let found = try await matches(expression: argument.expression, item) else { return nil }
+            bindings += found
+        }
+        return bindings
     }
 
     func errorMatches(_ error: any Error, caseName: String) -> Bool {

@@ -187,7 +187,8 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
         let maximumTokens = request.options.maximumResponseTokens ?? max(1, contextSize - prompt.count)
         guard prompt.count + 1 <= contextSize else {
             throw GenerationError.exceededContextWindowSize(.init(debugDescription:
-                "the prompt is \(prompt.count) tokens; the model's context size is \(contextSize) tokens"))
+                "the prompt is \(prompt.count) tokens; the model's context size is \(contextSize) tokens",
+                contextSize: contextSize, tokenCount: prompt.count))
         }
         let budget = min(maximumTokens, contextSize - prompt.count)
         let cached = try session.prefill(prompt)

@@ -4,9 +4,15 @@ public enum GenerationError: Error, Sendable, Hashable, CustomStringConvertible 
         public let debugDescription: String
         /// Why generation stopped, when fmplay ended it (not part of Apple's API): `.toolRoundLimit`.
         public let stopReason: ResponseStopReason?
-        public init(debugDescription: String, stopReason: ResponseStopReason? = nil) {
+        /// For a context overflow: the model's context size and the tokens the request needed, when known
+        /// (27.0's `LanguageModelError.ContextSizeExceeded` carries both).
+        public let contextSize: Int?
+        public let tokenCount: Int?
+        public init(debugDescription: String, stopReason: ResponseStopReason? = nil, contextSize: Int? = nil, tokenCount: Int? = nil) {
             self.debugDescription = debugDescription
             self.stopReason = stopReason
+            self.contextSize = contextSize
+            self.tokenCount = tokenCount
         }
     }
 
@@ -35,6 +41,18 @@ public enum GenerationError: Error, Sendable, Hashable, CustomStringConvertible 
         case .concurrentRequests: "concurrentRequests"
         case .refusal: "refusal"
         case .timeout: "timeout"
+        }
+    }
+
+    /// The case of 27.0's `LanguageModelError` this error is, or nil for the three that moved elsewhere
+    /// (`assetsUnavailable` to `SystemLanguageModel.Error`, `decodingFailure` to `GeneratedContent.ParsingError`,
+    /// `concurrentRequests` to `LanguageModelSession.Error`).
+    public var languageModelErrorCaseName: String? {
+        switch self {
+        case .exceededContextWindowSize: "contextSizeExceeded"
+        case .unsupportedGuide: "unsupportedGenerationGuide"
+        case .guardrailViolation, .unsupportedLanguageOrLocale, .rateLimited, .refusal, .timeout: caseName
+        case .assetsUnavailable, .decodingFailure, .concurrentRequests: nil
         }
     }
 

@@ -66,7 +66,8 @@ public struct ScriptedLanguageModel: LanguageModel {
                 let promptTokens = Self.tokens(of: promptText).count
                 guard promptTokens <= contextSize else {
                     throw GenerationError.exceededContextWindowSize(.init(debugDescription:
-                        "The prompt has \(promptTokens) tokens, more than the model's context size of \(contextSize) tokens."))
+                        "The prompt has \(promptTokens) tokens, more than the model's context size of \(contextSize) tokens.",
+                        contextSize: contextSize, tokenCount: promptTokens))
                 }
                 let cached = previous.map { Self.tokens(of: Self.commonPrefix(Self.render($0.transcript), promptText)).count } ?? 0
                 let reply = try scripted ?? Self.reply(to: request)

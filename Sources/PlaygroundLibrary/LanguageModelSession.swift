@@ -46,7 +46,14 @@ extension Builtins {
             "LanguageModelSession.Usage.Output.reasoningTokenCount": field("reasoningTokenCount"),
             "LanguageModelSession.GenerationError.Context.debugDescription": field("debugDescription"),
             "LanguageModelSession.GenerationError.Refusal.description": field("description"),
+            "LanguageModelError.ContextSizeExceeded.contextSize": field("contextSize"),
+            "LanguageModelError.ContextSizeExceeded.tokenCount": field("tokenCount"),
+            "LanguageModelError.RateLimited.resetDate": field("resetDate"),
         ]
+        // Every LanguageModelError payload has a debugDescription.
+        for type in Surface.table.types where type.name.hasPrefix("LanguageModelError.") {
+            all[type.name + ".debugDescription"] = field("debugDescription")
+        }
         let sessionMembers = Surface.table.type(named: "LanguageModelSession")?.members ?? []
         // Every respond/streamResponse form runs through one implementation.
         for entry in sessionMembers where entry.name == "respond" || entry.name == "streamResponse" {

@@ -5,11 +5,29 @@ import PromptInterpreter
 extension Builtins {
     static let model: @Sendable (Value) -> SystemLanguageModel? = { if case .model(let m) = $0 { m } else { nil } }
 
+    static func guardrailsValue(_ name: String) -> Value { .enumCase(type: "SystemLanguageModel.Guardrails", name: name, payload: []) }
+
+    /// The guardrails a value names. A bare `.default` reads as the default model (the implicit member has no
+    /// context type at run time), so it is accepted as the default guardrails here.
+    static func guardrailsName(_ value: Value) -> String? {
+        switch value {
+        case .model: "default"
+        case .enumCase(_, let name, let payload) where payload.isEmpty && ["default", "permissiveContentTransformations"].contains(name): name
+        default: nil
+        }
+    }
+
     static let systemLanguageModelBuiltins: [String: Builtin] = [
-        "SystemLanguageModel.init(useCase:)": { i, c in
-            if case .useCase(let useCase)? = try await c.arguments(i).value("useCase") { return .model(i.context.systemModel(useCase: useCase)) }
+        "SystemLanguageModel.init(useCase:guardrails:)": { i, c in
+            let args = try await c.arguments(i)
+            if let given = args.value("guardrails"), guardrailsName(given) == nil {
+                throw i.error("guardrails: takes .default or .permissiveContentTransformations, not \(given.description.prefix(30))", c.node)
+            }
+            if case .useCase(let useCase)? = args.value("useCase") { return .model(i.context.systemModel(useCase: useCase)) }
             return .model(i.context.systemModel(useCase: .general))
         },
+        "SystemLanguageModel.Guardrails.default": constant(guardrailsValue("default")),
+        "SystemLanguageModel.Guardrails.permissiveContentTransformations": constant(guardrailsValue("permissiveContentTransformations")),
         "SystemLanguageModel.default": { i, _ in .model(i.context.systemModel(useCase: .general)) },
         "SystemLanguageModel.availability": on(model) { _, m, _ in
             switch m.availability {

@@ -227,13 +227,13 @@ extension Interpreter {
             }
         case "onActivate": return .onActivate(owner: owner) { [self] in _ = try? await call(closure, [], at: node) }
         case "onDeactivate": return .onDeactivate(owner: owner) { [self] in _ = try? await call(closure, [], at: node) }
-        case "onPrompt": return .onPrompt { [self] prompt in _ = try await call(closure, [.transcriptEntry(.prompt(prompt))], at: node) }
-        case "onResponse": return .onResponse { [self] response in _ = try await call(closure, [.transcriptEntry(.response(response))], at: node) }
-        case "onReasoning": return .onReasoning { [self] reasoning in _ = try await call(closure, [.transcriptEntry(.reasoning(reasoning))], at: node) }
+        case "onPrompt": return .onPrompt { [self] prompt in _ = try await call(closure, [.transcriptPart(.prompt(prompt))], at: node) }
+        case "onResponse": return .onResponse { [self] response in _ = try await call(closure, [.transcriptPart(.response(response))], at: node) }
+        case "onReasoning": return .onReasoning { [self] reasoning in _ = try await call(closure, [.transcriptPart(.reasoning(reasoning))], at: node) }
         case "onToolCall": return .onToolCall { [self] toolCall in _ = try await call(closure, [Self.toolCallValue(toolCall)], at: node) }
         default:
             return .onToolOutput { [self] toolCall, output in
-                _ = try await call(closure, [Self.toolCallValue(toolCall), .transcriptEntry(.toolOutput(output))], at: node)
+                _ = try await call(closure, [Self.toolCallValue(toolCall), .transcriptPart(.toolOutput(output))], at: node)
             }
         }
     }

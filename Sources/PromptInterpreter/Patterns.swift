@@ -110,7 +110,7 @@ extension Interpreter {
             var value = value
             // Transcript entries match as the enum they are: `case .response(let response)`.
             if case .transcriptEntry(let entry) = value {
-                value = .enumCase(type: "Transcript.Entry", name: entry.kindName, payload: [(label: nil, value: .transcriptEntry(entry))])
+                value = .enumCase(type: "Transcript.Entry", name: entry.kindName, payload: [(label: nil, value: TranscriptPart.payload(of: entry))])
             }
             if case .enumCase = value {} else if name == "none" {
                 return value.isNull ? [] : nil
@@ -118,7 +118,7 @@ extension Interpreter {
                 return value.isNull ? nil : try await matches(expression: first.expression, value)
             }
             guard case .enumCase(_, let caseName, let payload) = value else {
-                if case .error(let e) = value { return errorMatches(e.error, caseName: name) ? [] : nil }
+                if case .error(let e) = value { return try await errorCaseBindings(e.error, name, payloadPatterns, written: member.base) }
                 if member.base != nil || payloadPatterns != nil { return nil }
                 // A static member compared with `==` (`case .zero`).
                 return Value.equal(try await memberAccess(member), value) ? [] : nil
@@ -156,8 +156,30 @@ extension Interpreter {
         return false
     }
 
+    /// `switch error { case .contextSizeExceeded(let info): ... }` after `catch let error as LanguageModelError`:
+    /// nil when the error is not that case, else the payload's bindings.
+    private func errorCaseBindings(_ error: any Error, _ name: String, _ payloadPatterns: LabeledExprListSyntax?,
+                                   written: ExprSyntax?) async throws -> [(String, Value)]? {
+        guard errorMatches(error, caseName: name) else { return nil }
+        guard let payloadPatterns, let context = Self.errorPayload(error, caseName: name, written: written?.trimmedDescription) else { return [] }
+        var payload = [context]
+        if let generation = error as? GenerationError, generation.caseName == "refusal", payloadPatterns.count == 2 {
+            payload.insert(.structure(type: "GenerationError.Refusal", fields: [
+                (name: "description", value: .string(generation.context.debugDescription)),
+            ]), at: 0)
+        }
+        var bindings: [(String, Value)] = []
+        for (argument, item) in zip(payloadPatterns.suffix(payload.count), payload) {
+            guard let found = try await matches(expression: argument.expression, item) else { return nil }
+            bindings += found
+        }
+        return bindings
+    }
+
     func errorMatches(_ error: any Error, caseName: String) -> Bool {
-        if let generation = error as? GenerationError { return generation.caseName == caseName }
+        if let generation = error as? GenerationError {
+            return generation.caseName == caseName || generation.languageModelErrorCaseName == caseName
+        }
         if let usage = error as? SessionUsageError { return usage.caseName == caseName }
         if let model = error as? LanguageModelError { return model.caseName == caseName }
         if let server = error as? PrivateCloudComputeLanguageModel.Error { return server.caseName == caseName }
@@ -231,7 +253,7 @@ extension Interpreter {
         if errorIs(error, typeName: head) { return [] }
         guard errorMatches(error, caseName: caseName) else { return nil }
         var bindings: [(String, Value)] = []
-        if let open = text.firstIndex(of: "("), let context = Self.errorPayload(error) {
+        if let open = text.firstIndex(of: "("), let context = Self.errorPayload(error, caseName: caseName, written: head) {
             // The payload: the context, after a Refusal for `.refusal(let refusal, let context)`.
             let names = text[text.index(after: open)...].dropLast().split(separator: ",").map {
                 $0.replacingOccurrences(of: "let ", with: "").replacingOccurrences(of: "var ", with: "").trimmingCharacters(in: .whitespaces)
@@ -247,12 +269,26 @@ extension Interpreter {
         return bindings
     }
 
-    /// What `catch X.caseName(let info)` binds: the case's payload.
-    static func errorPayload(_ error: any Error) -> Value? {
+    /// What `catch X.caseName(let info)` binds: the case's payload. A GenerationError caught as a
+    /// `LanguageModelError` case (by the written type, or by a case name only 27.0 has) carries that case's
+    /// payload type (`LanguageModelError.ContextSizeExceeded` with contextSize and tokenCount).
+    static func errorPayload(_ error: any Error, caseName: String, written: String?) -> Value? {
         if let generation = error as? GenerationError {
-            return .structure(type: "GenerationError.Context", fields: [
-                (name: "debugDescription", value: .string(generation.context.debugDescription)),
-            ])
+            let context = generation.context
+            let asLanguageModelError = written?.contains("LanguageModelError") == true
+                || (generation.caseName != caseName && generation.languageModelErrorCaseName == caseName)
+            guard asLanguageModelError, let name = generation.languageModelErrorCaseName else {
+                return .structure(type: "GenerationError.Context", fields: [(name: "debugDescription", value: .string(context.debugDescription))])
+            }
+            var fields: [(name: String, value: Value)] = [(name: "debugDescription", value: .string(context.debugDescription))]
+            if name == "contextSizeExceeded" {
+                fields += [(name: "contextSize", value: .int(context.contextSize ?? 0)), (name: "tokenCount", value: .int(context.tokenCount ?? 0))]
+            }
+            if name == "rateLimited" { fields.append((name: "resetDate", value: .null)) }
+            return .structure(type: "LanguageModelError." + name.prefix(1).uppercased() + name.dropFirst(), fields: fields)
+        }
+        if let model = error as? LanguageModelError {
+            return .structure(type: "LanguageModelError.UnsupportedCapability", fields: [(name: "debugDescription", value: .string(model.description))])
         }
         if let server = error as? PrivateCloudComputeLanguageModel.Error { return serverErrorPayload(server) }
         return nil

@@ -166,6 +166,7 @@ extension Value {
         case .prompt: "Prompt"
         case .transcript: "Transcript"
         case .transcriptEntry: "Transcript.Entry"
+        case .transcriptPart(let part): part.typeName
         case .profile: "LanguageModelSession.Profile"
         case .errorPolicy: "TranscriptErrorHandlingPolicy"
         case .error: "Error"

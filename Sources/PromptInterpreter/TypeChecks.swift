@@ -109,6 +109,7 @@ extension Value {
         case .prompt: return "Prompt"
         case .transcript: return "Transcript"
         case .transcriptEntry: return "Transcript.Entry"
+        case .transcriptPart(let part): return part.typeName
         case .usage: return "LanguageModelSession.Usage"
         case .range(_, _, let closed): return closed ? "ClosedRange<Int>" : "Range<Int>"
         case .schema: return "GenerationSchema"

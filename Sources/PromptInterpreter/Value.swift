@@ -37,6 +37,8 @@ package indirect enum Value: @unchecked Sendable {
     case prompt(Prompt)
     case transcript(Transcript)
     case transcriptEntry(Transcript.Entry)
+    /// The payload of a transcript entry, a segment's value or a tool definition (`Transcript.Prompt`, `Transcript.TextSegment`...).
+    case transcriptPart(TranscriptPart)
     case usage(Usage)
     case error(ErrorValue)
     /// `lower..<upper`, or `lower...upper` when `closed` (`upper` as written; `0...Int.max` is valid).
@@ -173,6 +175,7 @@ extension Value {
         case .prompt(let p): return p.text
         case .transcript(let t): return t.description
         case .transcriptEntry(let e): return e.description
+        case .transcriptPart(let part): return part.description
         case .usage(let u): return "Usage(promptTokens: \(u.promptTokens), cachedTokens: \(u.cachedTokens), responseTokens: \(u.responseTokens))"
         case .error(let e): return "\(e.error)"
         case .range(let lower, let upper, let closed): return closed ? "\(lower)...\(upper)" : "\(lower)..<\(upper)"

@@ -21,6 +21,8 @@ public enum Surface {
             "Character": "String",
             // CGFloat is evaluated as a Double (as Float is): Double's members (`CGFloat.pi`).
             "CGFloat": "Double",
+            // A .toolCalls payload is a collection of Transcript.ToolCall: an array of them in prompt files.
+            "Transcript.ToolCalls": "Array",
         ])
 
     /// Modules a prompt file may import; any other `import` is FM311.

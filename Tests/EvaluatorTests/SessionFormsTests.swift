@@ -36,4 +36,19 @@ final class SessionFormsTests: XCTestCase {
             "Scripted reply to \"Stream\".", "stream idea", "Pick(word: \"pick one\")", "Pick(word: \"old form\")", "16",
         ])
     }
+
+    /// `SystemLanguageModel(useCase:guardrails:)`: every documented spelling of the guardrails runs.
+    func testGuardrails() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                let model = SystemLanguageModel(useCase: .general, guardrails: .permissiveContentTransformations)
+                let other = SystemLanguageModel(guardrails: .default)
+                let tagger = SystemLanguageModel(useCase: .contentTagging, guardrails: SystemLanguageModel.Guardrails.default)
+                print(model.isAvailable, other.isAvailable, tagger.isAvailable)
+                print(try await LanguageModelSession(model: model).respond(to: "Rewrite: hello").content)
+            }
+            """)
+        XCTAssertEqual(prints(result), ["true true true", "Scripted reply to \"Rewrite: hello\"."])
+    }
 }

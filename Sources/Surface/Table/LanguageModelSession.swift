@@ -133,9 +133,47 @@ extension Surface {
             MemberSpec("var reasoningTokenCount: Int", "Reasoning tokens (0 unless the model has a thinking mode)."),
         ]),
         SurfaceType(.enum, "LanguageModelSession.GenerationError", .v26_0, "Why a request failed (catch by case).", errorCases),
-        SurfaceType(.enum, "LanguageModelError", .v27_0, "27.0's name for generation errors (catch by case).", errorCases + [
-            MemberSpec("case unsupportedCapability(capability: String)",
+        SurfaceType(.enum, "LanguageModelError", .v27_0, "27.0's generation errors (catch by case; each case carries a payload with a debugDescription).", [
+            MemberSpec("case contextSizeExceeded(_: LanguageModelError.ContextSizeExceeded)", "The transcript and prompt no longer fit the context window."),
+            MemberSpec("case rateLimited(_: LanguageModelError.RateLimited)", "Too many requests."),
+            MemberSpec("case refusal(_: LanguageModelError.Refusal)", "The model refused to answer."),
+            MemberSpec("case timeout(_: LanguageModelError.Timeout)", "No response in time (server models)."),
+            MemberSpec("case guardrailViolation(_: LanguageModelError.GuardrailViolation)", "A guardrail flagged the prompt or the answer."),
+            MemberSpec("case unsupportedCapability(_: LanguageModelError.UnsupportedCapability)",
                        "The request needs a capability the model lacks (a reasoning level on a model without a thinking mode)."),
+            MemberSpec("case unsupportedTranscriptContent(_: LanguageModelError.UnsupportedTranscriptContent)", "The transcript holds content the model cannot read."),
+            MemberSpec("case unsupportedGenerationGuide(_: LanguageModelError.UnsupportedGenerationGuide)", "The schema uses a guide the model cannot follow."),
+            MemberSpec("case unsupportedLanguageOrLocale(_: LanguageModelError.UnsupportedLanguageOrLocale)", "The language is not supported."),
+        ]),
+        SurfaceType(.struct, "LanguageModelError.ContextSizeExceeded", .v27_0, "What contextSizeExceeded carries.", [
+            MemberSpec("var contextSize: Int", "The model's context size in tokens."),
+            MemberSpec("var tokenCount: Int", "The tokens the request needed (0 when the server did not say)."),
+            MemberSpec("var debugDescription: String", "What went wrong."),
+        ]),
+        SurfaceType(.struct, "LanguageModelError.RateLimited", .v27_0, "What rateLimited carries.", [
+            MemberSpec("var resetDate: Date?", "When requests are allowed again, or nil when the server did not say."),
+            MemberSpec("var debugDescription: String", "What went wrong."),
+        ]),
+        SurfaceType(.struct, "LanguageModelError.Refusal", .v27_0, "What refusal carries.", [
+            MemberSpec("var debugDescription: String", "What went wrong."),
+        ]),
+        SurfaceType(.struct, "LanguageModelError.Timeout", .v27_0, "What timeout carries.", [
+            MemberSpec("var debugDescription: String", "What went wrong."),
+        ]),
+        SurfaceType(.struct, "LanguageModelError.GuardrailViolation", .v27_0, "What guardrailViolation carries.", [
+            MemberSpec("var debugDescription: String", "What went wrong."),
+        ]),
+        SurfaceType(.struct, "LanguageModelError.UnsupportedCapability", .v27_0, "What unsupportedCapability carries.", [
+            MemberSpec("var debugDescription: String", "Which capability the model lacks."),
+        ]),
+        SurfaceType(.struct, "LanguageModelError.UnsupportedTranscriptContent", .v27_0, "What unsupportedTranscriptContent carries.", [
+            MemberSpec("var debugDescription: String", "What went wrong."),
+        ]),
+        SurfaceType(.struct, "LanguageModelError.UnsupportedGenerationGuide", .v27_0, "What unsupportedGenerationGuide carries.", [
+            MemberSpec("var debugDescription: String", "What went wrong."),
+        ]),
+        SurfaceType(.struct, "LanguageModelError.UnsupportedLanguageOrLocale", .v27_0, "What unsupportedLanguageOrLocale carries.", [
+            MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.enum, "LanguageModelSession.Error", .v27_0, "A failure caused by incorrect use of a session (catch by case).", [
             MemberSpec("case concurrentRequests", "The session received a request while another was running."),

@@ -2,11 +2,12 @@
 extension Surface {
     static let systemLanguageModelTypes: [SurfaceType] = [
         SurfaceType(.class, "SystemLanguageModel", .v26_0, "The on-device language model (fmplay: the configured GGUF model).", [
-            MemberSpec("init(useCase: SystemLanguageModel.UseCase = .general)", "The model specialized for a use case."),
+            MemberSpec("init(useCase: SystemLanguageModel.UseCase = .general, guardrails: SystemLanguageModel.Guardrails = .default)",
+                       "The model specialized for a use case, with guardrails (fmplay's models have no guardrail model: see Guardrails)."),
             MemberSpec("static var `default`: SystemLanguageModel", "The base model for general use."),
             MemberSpec("var availability: SystemLanguageModel.Availability", ".available, or .unavailable(reason) when no model is configured."),
             MemberSpec("var isAvailable: Bool", "Whether the model can answer now."),
-            MemberSpec("var contextSize: Int", "The context window in tokens.", .v26_4),
+            MemberSpec("var contextSize: Int", "The context window in tokens (back-deployed to 26.0).", .v26_0),
             MemberSpec("var supportedLanguages: [Locale.Language]", "The languages the model supports (from the model file; a Set in Apple's API)."),
             MemberSpec("var useCase: SystemLanguageModel.UseCase", "The use case the model was made for."),
             MemberSpec("func tokenCount(for: Any) async throws -> Int",
@@ -16,6 +17,12 @@ extension Surface {
         SurfaceType(.struct, "SystemLanguageModel.UseCase", .v26_0, "What the model is specialized for.", [
             MemberSpec("static var general: SystemLanguageModel.UseCase", "General prompting."),
             MemberSpec("static var contentTagging: SystemLanguageModel.UseCase", "Tagging content: topics, entities, actions, emotions."),
+        ]),
+        SurfaceType(.struct, "SystemLanguageModel.Guardrails", .v26_0,
+                    "Which guardrails check input and output. fmplay's models run no guardrail model, so no request raises guardrailViolation under either setting (as under permissiveContentTransformations for content you transform).", [
+            MemberSpec("static var `default`: SystemLanguageModel.Guardrails", "The default guardrails."),
+            MemberSpec("static var permissiveContentTransformations: SystemLanguageModel.Guardrails",
+                       "Guardrails that allow transforming potentially unsafe text the user provided (summaries, rewrites, tags)."),
         ]),
         SurfaceType(.enum, "SystemLanguageModel.Availability", .v26_0, "Whether the model can be used.", [
             MemberSpec("case available", "The model is ready."),

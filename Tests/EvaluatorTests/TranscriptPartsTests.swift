@@ -1,0 +1,92 @@
+import PlaygroundEvaluator
+import XCTest
+
+/// The transcript's inner types as Apple documents them: entry payloads with their segments, segments' values,
+/// and transcripts written by hand (`Transcript(entries:)`, the WWDC25 context-window pattern).
+final class TranscriptPartsTests: XCTestCase {
+    func testPayloadsAndSegmentsOfASessionTranscript() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                let session = LanguageModelSession(instructions: "Be brief.")
+                _ = try await session.respond(to: "Name a fruit")
+                for entry in session.transcript {
+                    switch entry {
+                    case .instructions(let instructions):
+                        print("instructions", instructions.segments.count, instructions.toolDefinitions.count)
+                    case .prompt(let prompt):
+                        for case .text(let text) in prompt.segments { print("prompt:", text.content) }
+                        print(prompt.options.maximumResponseTokens == nil, prompt.id == entry.id)
+                    case .response(let response):
+                        for segment in response.segments {
+                            switch segment {
+                            case .text(let text): print("response:", text.content)
+                            case .structure(let structure): print("structured:", structure.source)
+                            }
+                        }
+                    default:
+                        print("other")
+                    }
+                }
+            }
+            """)
+        XCTAssertEqual(prints(result), ["instructions 1 0", "prompt: Name a fruit", "true true", "response: Scripted reply to \"Name a fruit\"."])
+    }
+
+    func testATranscriptWrittenByHandResumesASession() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                let condensed = Transcript(entries: [
+                    .instructions(Transcript.Instructions(segments: [.text(Transcript.TextSegment(content: "Summarize."))], toolDefinitions: [])),
+                    .prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "Earlier: fruit."))])),
+                    Transcript.Entry.response(Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(id: "r1", content: "Noted."))])),
+                ])
+                print(condensed.count)
+                print(condensed)
+                let session = LanguageModelSession(transcript: condensed)
+                print(try await session.respond(to: "And now?").content, session.transcript.count)
+                if case .response(let response)? = condensed.last, case .text(let text)? = response.segments.first { print(text.id) }
+                print(Transcript(entries: session.transcript.suffix(2)).count, Transcript().isEmpty)
+            }
+            """)
+        XCTAssertEqual(prints(result), [
+            "3", "(Instructions) Summarize.\n(Prompt) Earlier: fruit.\n(Response) Noted.", "Scripted reply to \"And now?\". 5", "r1", "2 true",
+        ])
+    }
+
+    /// Lifecycle modifiers receive the payload types (`Transcript.Response`), as Apple's closures do.
+    func testLifecycleModifiersReceivePayloads() async {
+        let result = await evaluate("""
+            import FoundationModels
+            final class Log { var lines: [String] = [] }
+            #Playground {
+                let log = Log()
+                let session = LanguageModelSession(profile: Profile {
+                    Instructions("Be brief.")
+                }
+                .onPrompt { prompt in log.lines.append("prompt \\(prompt.segments.count)") }
+                .onResponse { response in
+                    if case .text(let text)? = response.segments.first { log.lines.append("response " + text.content) }
+                })
+                _ = try await session.respond(to: "Hi")
+                print(log.lines)
+            }
+            """)
+        XCTAssertEqual(prints(result), ["[\"prompt 1\", \"response Scripted reply to \\\"Hi\\\".\"]"])
+    }
+
+    func testEntriesMustBeEntries() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                let words = ["not an entry"]
+                let transcript = Transcript(entries: words)
+                print(transcript)
+            }
+            """)
+        XCTAssertEqual(result.blocks.first?.status, .error)
+        XCTAssertTrue(result.blocks.first?.error?.contains("Transcript(entries:) takes Transcript.Entry values") == true, result.blocks.first?.error ?? "")
+        XCTAssertEqual(result.blocks.first?.results.last?.line, 4)
+    }
+}

@@ -51,7 +51,7 @@ extension Builtins {
             "LanguageModelError.RateLimited.resetDate": field("resetDate"),
         ]
         // Every LanguageModelError payload has a debugDescription.
-        for type in Surface.table.types where type.name.hasPrefix("LanguageModelError.") {
+        for type in Surface.table.types where type.name.hasPrefix("LanguageModelError.") || type.name == "SystemLanguageModel.Error.AssetsUnavailable" {
             all[type.name + ".debugDescription"] = field("debugDescription")
         }
         let sessionMembers = Surface.table.type(named: "LanguageModelSession")?.members ?? []
@@ -64,7 +64,7 @@ extension Builtins {
             all[entry.id] = on(session) { i, s, c in try await i.logFeedbackAttachment(s, c.callNode) }
         }
         // Error cases name the case as a type (`catch` and `is` compare by name).
-        for owner in ["LanguageModelSession.GenerationError", "LanguageModelError", "LanguageModelSession.Error"] {
+        for owner in ["LanguageModelSession.GenerationError", "LanguageModelError", "LanguageModelSession.Error", "SystemLanguageModel.Error"] {
             for entry in Surface.table.type(named: owner)?.members ?? [] where entry.kind == .enumCase {
                 all[entry.id] = { _, c in
                     guard case .type(let written) = c.base else { return .type(entry.owner + "." + entry.name) }

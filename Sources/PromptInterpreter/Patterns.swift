@@ -277,6 +277,9 @@ extension Interpreter {
             let context = generation.context
             let asLanguageModelError = written?.contains("LanguageModelError") == true
                 || (generation.caseName != caseName && generation.languageModelErrorCaseName == caseName)
+            if written?.hasPrefix("SystemLanguageModel.Error") == true {
+                return .structure(type: "SystemLanguageModel.Error.AssetsUnavailable", fields: [(name: "debugDescription", value: .string(context.debugDescription))])
+            }
             guard asLanguageModelError, let name = generation.languageModelErrorCaseName else {
                 return .structure(type: "GenerationError.Context", fields: [(name: "debugDescription", value: .string(context.debugDescription))])
             }
@@ -317,9 +320,11 @@ extension Interpreter {
     func errorIs(_ error: any Error, typeName: String) -> Bool {
         let last = typeName.split(separator: ".").last.map(String.init) ?? typeName
         if typeName == "LanguageModelSession.Error" { return error is SessionUsageError }
+        // 27.0 moved `assetsUnavailable` from GenerationError to SystemLanguageModel.Error.
+        if typeName == "SystemLanguageModel.Error" { return (error as? GenerationError)?.caseName == "assetsUnavailable" }
         switch last {
         case "GenerationError": return error is GenerationError
-        case "LanguageModelError": return error is GenerationError || error is LanguageModelError
+        case "LanguageModelError": return (error as? GenerationError)?.languageModelErrorCaseName != nil || error is LanguageModelError
         case "Error" where typeName.hasSuffix("PrivateCloudComputeLanguageModel.Error"): return error is PrivateCloudComputeLanguageModel.Error
         case "ToolCallError": return error is ToolCallError
         case "Error": return true

@@ -246,6 +246,10 @@ private final class SurfaceVisitor {
                 "'\(typeName)' cannot be created with \(typeName)\(written) in prompt files" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")))
         case .unknownMember(let suggestion):
             unknownMember(callee, callee.text, on: typeName, suggestion: suggestion, isStatic: isStatic)
+        case .noMatchingOverload(let candidates, _) where Self.isPattern(node)
+            && candidates.contains(where: { $0.kind == .enumCase && ($0.parameters?.count ?? 0) == node.arguments.count }):
+            // `catch EvaluationError.missingTranscript(let type)`: a pattern may leave out a payload's labels.
+            return
         case .noMatchingOverload(let candidates, let unknownLabel):
             let shown = candidates.first?.kind == .initializer ? typeName : (candidates.first?.name ?? callee.text)
             let forms = candidates.map { shown + "(" + ($0.parameters ?? []).map { ($0.label ?? "_") + ":" }.joined() + ")" }
@@ -268,6 +272,17 @@ private final class SurfaceVisitor {
                         + forms.joined(separator: ", ")))
             }
         }
+    }
+
+    /// Whether a call is written as a pattern (`catch X.y(let a)`, `case .y(let a)`), where payload labels may be left out.
+    static func isPattern(_ node: FunctionCallExprSyntax) -> Bool {
+        var current = node.parent
+        while let syntax = current {
+            if syntax.is(CatchItemSyntax.self) || syntax.is(ExpressionPatternSyntax.self) { return true }
+            if syntax.is(CodeBlockSyntax.self) || syntax.is(ClosureExprSyntax.self) { return false }
+            current = syntax.parent
+        }
+        return false
     }
 
     /// `.greedy`, `.random(top:)` as arguments (and `[.year, .month]` elements): checked against the parameter's type.

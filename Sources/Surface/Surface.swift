@@ -1,6 +1,6 @@
 /// The one table of the prompt-file surface. To add an API member: add one
 /// `MemberSpec` to its type in `Table/` and one implementation function under
-/// the same id in `PlaygroundEvaluator/Builtins/` (see ARCHITECTURE.md).
+/// the same id in `Sources/PlaygroundLibrary/` (see ARCHITECTURE.md).
 public enum Surface {
     public static let table = SurfaceTable(
         types: swiftTypes + foundationTypes + systemLanguageModelTypes + sessionTypes + optionsTypes + contentTypes + agenticTypes + evaluationsTypes,

@@ -4,7 +4,7 @@
 /// The supported-Swift checker, the interpreter's dispatch, completion, hover
 /// and signature help all read `Surface.table`. An entry's `id`
 /// (`LanguageModelSession.respond(to:generating:)`) names its implementation:
-/// the evaluator registers one function per id (`PlaygroundEvaluator/Builtins`)
+/// the evaluator registers one function per id (`Sources/PlaygroundLibrary`)
 /// and a parity test fails when either side has an id the other lacks.
 
 /// When an API appeared (or `swift` for the standard library and Foundation).

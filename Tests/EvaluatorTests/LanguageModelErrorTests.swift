@@ -39,4 +39,31 @@ final class LanguageModelErrorTests: XCTestCase {
             """, model: ScriptedLanguageModel(contextSize: 4096))
         XCTAssertEqual(prints(result), ["27 4096 true false", "switch 4096", "26 false", "other case falls through"])
     }
+
+    /// 27.0 moved `assetsUnavailable` to `SystemLanguageModel.Error`; the 26.x case still catches it.
+    func testAssetsUnavailableIsASystemLanguageModelError() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                do {
+                    _ = try await LanguageModelSession().respond(to: "Hi")
+                } catch SystemLanguageModel.Error.assetsUnavailable(let info) {
+                    print("27", info.debugDescription.isEmpty)
+                }
+                do {
+                    _ = try await LanguageModelSession().respond(to: "Hi")
+                } catch is LanguageModelError {
+                    print("not a LanguageModelError")
+                } catch let error as SystemLanguageModel.Error {
+                    print("typed", error is SystemLanguageModel.Error)
+                }
+                do {
+                    _ = try await LanguageModelSession().respond(to: "Hi")
+                } catch LanguageModelSession.GenerationError.assetsUnavailable {
+                    print("26")
+                }
+            }
+            """, model: nil)
+        XCTAssertEqual(prints(result), ["27 false", "typed true", "26"])
+    }
 }

@@ -89,4 +89,29 @@ final class TranscriptPartsTests: XCTestCase {
         XCTAssertTrue(result.blocks.first?.error?.contains("Transcript(entries:) takes Transcript.Entry values") == true, result.blocks.first?.error ?? "")
         XCTAssertEqual(result.blocks.first?.results.last?.line, 4)
     }
+
+    /// 27.0: a transcript is a RangeReplaceableCollection; changes write back to the session or the variable.
+    func testTranscriptMutations() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                let session = LanguageModelSession(instructions: "Be brief.")
+                _ = try await session.respond(to: "One")
+                _ = try await session.respond(to: "Two")
+                print(session.transcript.count)
+                let last = session.transcript.removeLast()
+                print(session.transcript.count, last)
+                _ = session.transcript.remove(at: 1)
+                print(session.transcript.count)
+                var copy = session.transcript
+                copy.append(.prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "Added"))])))
+                copy.insert(Transcript.Entry.response(Transcript.Response(assetIDs: [], segments: [])), at: 0)
+                copy.append(contentsOf: session.transcript)
+                print(copy.count, session.transcript.count, copy.removeFirst().id.isEmpty)
+                copy.removeAll()
+                print(copy.isEmpty)
+            }
+            """)
+        XCTAssertEqual(prints(result), ["5", "4 (Response) Scripted reply to \"Two\".", "3", "8 3 false", "true"])
+    }
 }

@@ -77,6 +77,13 @@ extension Surface {
             MemberSpec("func allSatisfy(_: (Transcript.Entry) -> Bool) -> Bool", "Whether every entry satisfies the closure."),
             MemberSpec("func count(where: (Transcript.Entry) -> Bool) -> Int", "How many entries satisfy the closure."),
             MemberSpec("func firstIndex(where: (Transcript.Entry) -> Bool) -> Int?", "The position of the first entry satisfying the closure."),
+            MemberSpec("func append(_: Transcript.Entry)", "Adds an entry at the end (27.0: a transcript is a RangeReplaceableCollection).", .v27_0),
+            MemberSpec("func append(contentsOf: [Transcript.Entry])", "Adds entries at the end.", .v27_0),
+            MemberSpec("func insert(_: Transcript.Entry, at: Int)", "Inserts an entry at a position.", .v27_0),
+            MemberSpec("func remove(at: Int) -> Transcript.Entry", "Removes and returns the entry at a position.", .v27_0),
+            MemberSpec("func removeFirst() -> Transcript.Entry", "Removes and returns the first entry.", .v27_0),
+            MemberSpec("func removeLast() -> Transcript.Entry", "Removes and returns the last entry.", .v27_0),
+            MemberSpec("func removeAll()", "Removes every entry.", .v27_0),
             MemberSpec("var description: String", "The readable form print shows."),
         ]),
         SurfaceType(.enum, "Transcript.Entry", .v26_0, "One entry: instructions, prompt, tool calls, tool output or response.", [

@@ -1,5 +1,5 @@
 /// Apple's Evaluations framework (27.0), as prompt files use it (`import Evaluations`).
-/// The semantics live in the `Evaluations` target; `PlaygroundEvaluator/Builtins/Evaluations.swift`
+/// The semantics live in the `Evaluations` target; `PlaygroundLibrary/Evaluations.swift`
 /// maps these entries onto it.
 extension Surface {
     static let evaluationsTypes: [SurfaceType] = [

@@ -1,6 +1,6 @@
 /// Set and the Foundation value types prompt files use beside String and Data: dates, UUIDs,
 /// JSON coding, date formatting, calendars and number formatting. Every member here has an implementation registered under
-/// its id (`PlaygroundEvaluator/Builtins/FoundationTypes.swift`).
+/// its id (`PlaygroundLibrary/FoundationTypes.swift`).
 extension Surface {
     static let foundationTypes: [SurfaceType] = [
         SurfaceType(.enum, "Optional", .swift, module: "Swift",

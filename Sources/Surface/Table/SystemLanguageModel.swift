@@ -24,6 +24,13 @@ extension Surface {
             MemberSpec("static var permissiveContentTransformations: SystemLanguageModel.Guardrails",
                        "Guardrails that allow transforming potentially unsafe text the user provided (summaries, rewrites, tags)."),
         ]),
+        SurfaceType(.enum, "SystemLanguageModel.Error", .v27_0, "Why the on-device model could not run a request (catch by case).", [
+            MemberSpec("case assetsUnavailable(_: SystemLanguageModel.Error.AssetsUnavailable)",
+                       "The model's assets are not available (fmplay: no model file is configured)."),
+        ]),
+        SurfaceType(.struct, "SystemLanguageModel.Error.AssetsUnavailable", .v27_0, "What assetsUnavailable carries.", [
+            MemberSpec("var debugDescription: String", "What went wrong."),
+        ]),
         SurfaceType(.enum, "SystemLanguageModel.Availability", .v26_0, "Whether the model can be used.", [
             MemberSpec("case available", "The model is ready."),
             MemberSpec("case unavailable(_: SystemLanguageModel.Availability.UnavailableReason)", "The model cannot be used, and why."),

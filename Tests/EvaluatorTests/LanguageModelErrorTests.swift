@@ -66,4 +66,20 @@ final class LanguageModelErrorTests: XCTestCase {
             """, model: nil)
         XCTAssertEqual(prints(result), ["27 false", "typed true", "26"])
     }
+
+    /// The FoundationModels errors are LocalizedErrors: errorDescription and failureReason.
+    func testLocalizedErrorMembers() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                let session = LanguageModelSession(instructions: String(repeating: "word ", count: 5000))
+                do {
+                    _ = try await session.respond(to: "Hi")
+                } catch let error as LanguageModelSession.GenerationError {
+                    print(error.errorDescription?.contains("exceededContextWindowSize") ?? false, error.failureReason?.contains("4096") ?? false)
+                }
+            }
+            """, model: ScriptedLanguageModel(contextSize: 4096))
+        XCTAssertEqual(prints(result), ["true true"])
+    }
 }

@@ -261,6 +261,8 @@ extension Surface {
             MemberSpec("var localizedDescription: String", "A description of the error."),
             MemberSpec("var description: String", "A description of the error."),
             MemberSpec("var debugDescription: String", "The error's context: a GenerationError's debug description."),
+            MemberSpec("var errorDescription: String?", "What went wrong, as a sentence (LocalizedError: the FoundationModels errors)."),
+            MemberSpec("var failureReason: String?", "Why it went wrong: a FoundationModels error's debug description, else nil."),
             MemberSpec("var underlyingError: Error", "What a tool threw (ToolCallError)."),
             MemberSpec("var tool: Any", "The tool that threw (ToolCallError): the file's tool value."),
         ]),

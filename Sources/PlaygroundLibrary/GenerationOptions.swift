@@ -81,8 +81,7 @@ extension Builtins {
     static func seedArgument(_ i: Interpreter, _ value: Value?, _ c: BuiltinCall) throws -> UInt64? {
         guard let value, !value.isNull else { return nil }
         let n = try i.intArgument(value, "seed:", c.node)
-        guard n >= 0 else { throw i.error("seed: must not be negative, not \(n)", c.node) }
-        return UInt64(n)
+        return try i.checked(c.node) { () throws(Arithmetic.Failure) in try Arithmetic.unsigned(n, what: "seed") }
     }
 
     static func toolCallingKind(_ name: String) -> Value {

@@ -93,7 +93,7 @@ package enum Arithmetic {
     }
 
     /// A non-negative `UInt64` (seeds).
-    static func unsigned(_ i: Int, what: String) throws(Failure) -> UInt64 {
+    package static func unsigned(_ i: Int, what: String) throws(Failure) -> UInt64 {
         if i < 0 { throw Failure("\(what) must not be negative (\(i)): it is a UInt64") }
         return UInt64(i)
     }

@@ -422,6 +422,6 @@ extension LanguageModelSession {
             throw GenerationError.decodingFailure(.init(debugDescription:
                 "the output does not match \(schema.typeName): " + problems.prefix(3).joined(separator: "; ")))
         }
-        return content
+        return schema.representingNils(in: content, as: schema.root)
     }
 }

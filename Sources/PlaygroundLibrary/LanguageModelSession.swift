@@ -8,6 +8,37 @@ extension Builtins {
     static let response: @Sendable (Value) -> ResponseValue? = { if case .response(let r) = $0 { r } else { nil } }
     static let usage: @Sendable (Value) -> Usage? = { if case .usage(let u) = $0 { u } else { nil } }
 
+    /// `Usage.Input(totalTokenCount:cachedTokenCount:)` or `Usage.Output(totalTokenCount:reasoningTokenCount:)`:
+    /// the part of the whole (cached, reasoning) may not be negative or exceed the total.
+    static func counts(_ i: Interpreter, _ c: BuiltinCall, type: String, labels: [String]) async throws -> Value {
+        let args = try await c.arguments(i)
+        let values = labels.map { label -> Int? in if case .int(let n)? = args.value(label) { n } else { nil } }
+        guard let total = values[0], let part = values[1], total >= 0, (0...total).contains(part) else {
+            throw i.error("\(type.split(separator: ".").last ?? "")(\(labels[0]):\(labels[1]):) takes two counts, with 0 <= \(labels[1]) <= \(labels[0])", c.node)
+        }
+        return .structure(type: type, fields: [(labels[0], .int(total)), (labels[1], .int(part))])
+    }
+
+    /// `Usage(input:output:metadata:)`, from the counts of an Input and an Output.
+    static func makeUsage(_ i: Interpreter, _ c: BuiltinCall) async throws -> Value {
+        let args = try await c.arguments(i)
+        func fields(_ label: String, _ type: String) throws -> [String: Int] {
+            guard case .structure(type, let fields)? = args.value(label) else {
+                throw i.error("Usage(input:output:) takes a Usage.Input and a Usage.Output (for example .init(totalTokenCount: 10, cachedTokenCount: 0))", c.node)
+            }
+            return Dictionary(fields.compactMap { field in if case .int(let n) = field.value { (field.name, n) } else { nil } }, uniquingKeysWith: { a, _ in a })
+        }
+        let input = try fields("input", "LanguageModelSession.Usage.Input")
+        let output = try fields("output", "LanguageModelSession.Usage.Output")
+        var metadata: [String: GeneratedContent] = [:]
+        if case .dictionary(let pairs)? = args.value("metadata") {
+            for pair in pairs { metadata[pair.key.stringValue ?? pair.key.description] = pair.value.generatedContent }
+        }
+        return .usage(Usage(promptTokens: input["totalTokenCount"] ?? 0, cachedTokens: input["cachedTokenCount"] ?? 0,
+                            responseTokens: output["totalTokenCount"] ?? 0, reasoningTokens: output["reasoningTokenCount"] ?? 0,
+                            metadata: metadata))
+    }
+
     static let sessionBuiltins: [String: Builtin] = {
         var all: [String: Builtin] = [
             "LanguageModelSession.init(model:tools:instructions:)": { i, c in try await i.makeSession(c.callNode) },
@@ -31,6 +62,16 @@ extension Builtins {
             },
             "LanguageModelSession.Usage.output": on(usage) { _, u, _ in
                 .structure(type: "LanguageModelSession.Usage.Output", fields: [("totalTokenCount", .int(u.responseTokens)), ("reasoningTokenCount", .int(u.reasoningTokens))])
+            },
+            "LanguageModelSession.Usage.init(input:output:metadata:)": { i, c in try await makeUsage(i, c) },
+            "LanguageModelSession.Usage.metadata": on(usage) { _, u, _ in
+                .dictionary(u.metadata.sorted { $0.key < $1.key }.map { (key: .string($0.key), value: .content($0.value)) })
+            },
+            "LanguageModelSession.Usage.Input.init(totalTokenCount:cachedTokenCount:)": { i, c in
+                try await counts(i, c, type: "LanguageModelSession.Usage.Input", labels: ["totalTokenCount", "cachedTokenCount"])
+            },
+            "LanguageModelSession.Usage.Output.init(totalTokenCount:reasoningTokenCount:)": { i, c in
+                try await counts(i, c, type: "LanguageModelSession.Usage.Output", labels: ["totalTokenCount", "reasoningTokenCount"])
             },
             "LanguageModelSession.Usage.totalTokenCount": on(usage) { _, u, _ in .int(u.totalTokens) },
             "LanguageModelSession.Usage.totalTokens": on(usage) { _, u, _ in .int(u.totalTokens) },

@@ -113,6 +113,9 @@ extension Surface {
             MemberSpec("var rawContent: GeneratedContent", "The value so far as GeneratedContent."),
         ]),
         SurfaceType(.struct, "LanguageModelSession.Usage", .v27_0, "Token counts of a response or a session.", [
+            MemberSpec("init(input: LanguageModelSession.Usage.Input, output: LanguageModelSession.Usage.Output, metadata: [String: Any] = [:])",
+                       "A usage value with these counts (for a model of your own or a test)."),
+            MemberSpec("var metadata: [String: GeneratedContent]", "Further statistics by name; fmplay's models report none, so it is empty unless given to init."),
             MemberSpec("var input: LanguageModelSession.Usage.Input", "Prompt-side counts."),
             MemberSpec("var output: LanguageModelSession.Usage.Output", "Response-side counts."),
             MemberSpec("var totalTokenCount: Int", "Prompt plus response tokens."),
@@ -125,10 +128,12 @@ extension Surface {
             MemberSpec("var totalTokens: Int", "fmplay's name for totalTokenCount."),
         ]),
         SurfaceType(.struct, "LanguageModelSession.Usage.Input", .v27_0, "Prompt-side token counts.", [
+            MemberSpec("init(totalTokenCount: Int, cachedTokenCount: Int)", "Prompt-side counts: all tokens, and of those the ones served from a cache."),
             MemberSpec("var totalTokenCount: Int", "Tokens of the context the answer was generated from."),
             MemberSpec("var cachedTokenCount: Int", "Of those, tokens reused from the KV cache."),
         ]),
         SurfaceType(.struct, "LanguageModelSession.Usage.Output", .v27_0, "Response-side token counts.", [
+            MemberSpec("init(totalTokenCount: Int, reasoningTokenCount: Int)", "Response-side counts: all generated tokens, and of those the reasoning ones."),
             MemberSpec("var totalTokenCount: Int", "Generated tokens, tool calls included."),
             MemberSpec("var reasoningTokenCount: Int", "Reasoning tokens (0 unless the model has a thinking mode)."),
         ]),

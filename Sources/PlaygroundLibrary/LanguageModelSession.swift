@@ -8,6 +8,12 @@ extension Builtins {
     static let response: @Sendable (Value) -> ResponseValue? = { if case .response(let r) = $0 { r } else { nil } }
     static let usage: @Sendable (Value) -> Usage? = { if case .usage(let u) = $0 { u } else { nil } }
 
+    /// The explanation a `LanguageModelError.Refusal` was created with, nil for one a model raised.
+    static func refusalText(_ value: Value) -> String? {
+        guard case .structure(_, let fields) = value else { return nil }
+        return fields.first { $0.name == "explanationText" }?.value.stringValue
+    }
+
     /// `Usage.Input(totalTokenCount:cachedTokenCount:)` or `Usage.Output(totalTokenCount:reasoningTokenCount:)`:
     /// the part of the whole (cached, reasoning) may not be negative or exceed the total.
     static func counts(_ i: Interpreter, _ c: BuiltinCall, type: String, labels: [String]) async throws -> Value {
@@ -87,13 +93,48 @@ extension Builtins {
             "LanguageModelSession.Usage.Output.reasoningTokenCount": field("reasoningTokenCount"),
             "LanguageModelSession.GenerationError.Context.debugDescription": field("debugDescription"),
             "LanguageModelSession.GenerationError.Refusal.description": field("description"),
+            "LanguageModelSession.GenerationError.Refusal.init(transcriptEntries:)": { i, c in
+                let entries = try await c.arguments(i).value("transcriptEntries").map { try i.sequenceElements($0, c.node) } ?? []
+                return Interpreter.refusalValue(type: "LanguageModelSession.GenerationError.Refusal",
+                                                entries: entries.compactMap { if case .transcriptEntry(let e) = $0 { e } else { nil } }, description: "")
+            },
+            "LanguageModelSession.GenerationError.Refusal.explanation": { i, c in
+                try await i.explainRefusal(entries: Interpreter.refusalEntries(c.base), explanation: nil, stream: false, c.node)
+            },
+            "LanguageModelSession.GenerationError.Refusal.explanationStream": { i, c in
+                try await i.explainRefusal(entries: Interpreter.refusalEntries(c.base), explanation: nil, stream: true, c.node)
+            },
+            "LanguageModelError.Refusal.init(explanation:debugDescription:metadata:)": { i, c in
+                let args = try await c.arguments(i)
+                guard let explanation = args.value("explanation")?.stringValue, let debug = args.value("debugDescription")?.stringValue else {
+                    throw i.error("LanguageModelError.Refusal(explanation:debugDescription:metadata:) takes two strings and a dictionary", c.node)
+                }
+                var value = Interpreter.refusalValue(type: "LanguageModelError.Refusal", entries: [], description: debug)
+                if case .structure(let type, var fields) = value {
+                    fields += [("explanationText", .string(explanation)), ("debugDescription", .string(debug)), ("metadata", args.value("metadata") ?? .dictionary([]))]
+                    value = .structure(type: type, fields: fields)
+                }
+                return value
+            },
+            "LanguageModelError.Refusal.explanation": { i, c in
+                try await i.explainRefusal(entries: Interpreter.refusalEntries(c.base), explanation: refusalText(c.base), stream: false, c.node)
+            },
+            "LanguageModelError.Refusal.explanationStream": { i, c in
+                try await i.explainRefusal(entries: Interpreter.refusalEntries(c.base), explanation: refusalText(c.base), stream: true, c.node)
+            },
             "LanguageModelError.ContextSizeExceeded.contextSize": field("contextSize"),
             "LanguageModelError.ContextSizeExceeded.tokenCount": field("tokenCount"),
             "LanguageModelError.RateLimited.resetDate": field("resetDate"),
         ]
-        // Every LanguageModelError payload has a debugDescription.
+        // Every LanguageModelError payload has a debugDescription (and the 27.0 ones metadata).
         for type in Surface.table.types where type.name.hasPrefix("LanguageModelError.") || type.name == "SystemLanguageModel.Error.AssetsUnavailable" {
             all[type.name + ".debugDescription"] = field("debugDescription")
+            if type.name.hasPrefix("LanguageModelError.") {
+                all[type.name + ".metadata"] = { _, c in
+                    if case .structure(_, let fields) = c.base, let given = fields.first(where: { $0.name == "metadata" })?.value { return given }
+                    return .dictionary([])
+                }
+            }
         }
         let sessionMembers = Surface.table.type(named: "LanguageModelSession")?.members ?? []
         // Every respond/streamResponse form runs through one implementation.

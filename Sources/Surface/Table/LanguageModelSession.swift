@@ -151,33 +151,47 @@ extension Surface {
             MemberSpec("case unsupportedLanguageOrLocale(_: LanguageModelError.UnsupportedLanguageOrLocale)", "The language is not supported."),
         ]),
         SurfaceType(.struct, "LanguageModelError.ContextSizeExceeded", .v27_0, "What contextSizeExceeded carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var contextSize: Int", "The model's context size in tokens."),
             MemberSpec("var tokenCount: Int", "The tokens the request needed (0 when the server did not say)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.RateLimited", .v27_0, "What rateLimited carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var resetDate: Date?", "When requests are allowed again, or nil when the server did not say."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.Refusal", .v27_0, "What refusal carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
+            MemberSpec("init(explanation: String, debugDescription: String, metadata: [String: Any])",
+                       "A refusal with its explanation (for a model of your own or a test)."),
+            MemberSpec("var explanation: LanguageModelSession.Response",
+                       "The explanation, read with try await: the one given to init, else the default model explains from the transcript."),
+            MemberSpec("var explanationStream: LanguageModelSession.ResponseStream", "The explanation as it is generated (iterate with for try await)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.Timeout", .v27_0, "What timeout carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.GuardrailViolation", .v27_0, "What guardrailViolation carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.UnsupportedCapability", .v27_0, "What unsupportedCapability carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "Which capability the model lacks."),
         ]),
         SurfaceType(.struct, "LanguageModelError.UnsupportedTranscriptContent", .v27_0, "What unsupportedTranscriptContent carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.UnsupportedGenerationGuide", .v27_0, "What unsupportedGenerationGuide carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.UnsupportedLanguageOrLocale", .v27_0, "What unsupportedLanguageOrLocale carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.enum, "LanguageModelSession.Error", .v27_0, "A failure caused by incorrect use of a session (catch by case).", [
@@ -185,6 +199,10 @@ extension Surface {
             MemberSpec("case transcriptMutationWhileResponding", "session.transcript was set while a request was in progress."),
         ]),
         SurfaceType(.struct, "LanguageModelSession.GenerationError.Refusal", .v26_0, "Why the model refused (the first value of .refusal).", [
+            MemberSpec("init(transcriptEntries: [Transcript.Entry])", "A refusal of the request these entries end with."),
+            MemberSpec("var explanation: LanguageModelSession.Response",
+                       "The model's explanation of the refusal, read with try await: the default model, given the refusal's transcript entries, explains why it declined."),
+            MemberSpec("var explanationStream: LanguageModelSession.ResponseStream", "The explanation as it is generated (iterate with for try await)."),
             MemberSpec("var description: String", "The refusal as text."),
         ]),
         SurfaceType(.struct, "LanguageModelSession.GenerationError.Context", .v26_0, "What a generation error carries.", [

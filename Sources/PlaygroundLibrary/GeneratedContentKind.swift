@@ -80,7 +80,7 @@ extension Builtins {
             let value = Value.enumCase(type: "GeneratedContent.Kind", name: name, payload: args.items.map { ($0.label, $0.value) })
             guard kind(from: value) != nil else {
                 throw i.error("GeneratedContent.Kind.\(c.entry.selector) needs \(c.entry.parameters?.map(\.type).joined(separator: ", ") ?? "its values")"
-                              + " (structure: orderedKeys must list every property once)", c.node)
+                              + " (a structure's orderedKeys must list every property once)", c.node)
             }
             return value
         }

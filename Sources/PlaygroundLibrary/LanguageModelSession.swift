@@ -61,8 +61,12 @@ extension Builtins {
             "LanguageModelSession.Response.transcriptEntries": on(response) { _, r, _ in .array(r.entries.map(Value.transcriptEntry)) },
             "LanguageModelSession.Response.usage": on(response) { _, r, _ in .usage(r.usage) },
             "LanguageModelSession.ResponseStream.collect()": on({ if case .stream(let s) = $0 { s } else { nil } }) { i, s, _ in try await i.collect(s) },
-            "LanguageModelSession.ResponseStream.Snapshot.content": on({ if case .snapshot(let content, _) = $0 { content } else { nil } }) { _, v, _ in v },
-            "LanguageModelSession.ResponseStream.Snapshot.rawContent": on({ if case .snapshot(_, let raw) = $0 { raw } else { nil } }) { _, raw, _ in .content(raw) },
+            "LanguageModelSession.ResponseStream.Snapshot.content": on({ if case .snapshot(let content, _, _, _) = $0 { content } else { nil } }) { _, v, _ in v },
+            "LanguageModelSession.ResponseStream.Snapshot.rawContent": on({ if case .snapshot(_, let raw, _, _) = $0 { raw } else { nil } }) { _, raw, _ in .content(raw) },
+            "LanguageModelSession.ResponseStream.Snapshot.usage": on({ if case .snapshot(_, _, let usage, _) = $0 { usage } else { nil } }) { _, u, _ in .usage(u) },
+            "LanguageModelSession.ResponseStream.Snapshot.transcriptEntries": on({ if case .snapshot(_, _, _, let entries) = $0 { entries } else { nil } }) { _, e, _ in
+                .array(e.map(Value.transcriptEntry))
+            },
             "LanguageModelSession.Usage.input": on(usage) { _, u, _ in
                 .structure(type: "LanguageModelSession.Usage.Input", fields: [("totalTokenCount", .int(u.promptTokens)), ("cachedTokenCount", .int(u.cachedTokens))])
             },

@@ -162,7 +162,7 @@ extension Interpreter {
                 let value = convert(snapshot.rawContent, schema: stream.schema)
                 recorder.publishSnapshot(stream.site, kind: .stream, typeName: stream.typeName, value: value, tokens: snapshot.tokenCount)
                 let flow = try await withScope { () -> Flow in
-                    try bind(loop.pattern, to: .snapshot(content: value, raw: snapshot.rawContent))
+                    try bind(loop.pattern, to: .snapshot(content: value, raw: snapshot.rawContent, usage: snapshot.usage, entries: snapshot.transcriptEntries))
                     return try await execute(loop.body.statements)
                 }
                 if case .breakLoop = flow { break }

@@ -111,6 +111,9 @@ extension Surface {
                     "The answer so far (in the 26.0 betas the element was the partial value itself, so its members answer too).", [
             MemberSpec("var content: Content.PartiallyGenerated", "The value generated so far."),
             MemberSpec("var rawContent: GeneratedContent", "The value so far as GeneratedContent."),
+            MemberSpec("var transcriptEntries: [Transcript.Entry]", "The entries the response has added so far: its prompt, tool calls and outputs.", .v27_0),
+            MemberSpec("var usage: LanguageModelSession.Usage",
+                       "Tokens so far: output as it is generated, a turn's input once the turn ends; the last snapshot has the response's usage.", .v27_0),
         ]),
         SurfaceType(.struct, "LanguageModelSession.Usage", .v27_0, "Token counts of a response or a session.", [
             MemberSpec("init(input: LanguageModelSession.Usage.Input, output: LanguageModelSession.Usage.Output, metadata: [String: Any] = [:])",

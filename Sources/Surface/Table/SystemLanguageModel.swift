@@ -56,7 +56,7 @@ extension Surface {
             MemberSpec("var contextSize: Int", "The context size the server reports, else 32768 (read with try await)."),
             MemberSpec("var quotaUsage: PrivateCloudComputeLanguageModel.QuotaUsage", "The request budget, from the server's rate-limit headers."),
             MemberSpec("func supportsLocale(_: Locale = Locale.current) -> Bool", "Whether the model supports the locale (any, once a server is configured)."),
-            MemberSpec("var supportedLanguages: Set<Locale.Language>",
+            MemberSpec("var supportedLanguages: [Locale.Language]",
                        "The languages the server model supports (read with try await). Servers do not list their languages, so the set is empty; supportsLocale(_:) accepts any locale once a server is configured.."),
         ]),
         SurfaceType(.enum, "PrivateCloudComputeLanguageModel.Availability", .v27_0, "Whether the server model can be used.", [

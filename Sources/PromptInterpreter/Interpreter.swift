@@ -155,7 +155,7 @@ package final class Interpreter: @unchecked Sendable {
     }
 
     package func site(_ node: some SyntaxProtocol) -> CallSite {
-        CallSite(file.source.range(node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset))
+        file.source.range(node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset)
     }
 
     // MARK: Statements

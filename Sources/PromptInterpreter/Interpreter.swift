@@ -421,7 +421,10 @@ package final class Interpreter: @unchecked Sendable {
                 let value = try await evaluate(match.initializer.value)
                 guard let bindings = try await matches(pattern: match.pattern, value) else { return false }
                 for (name, v) in bindings { define(name, v) }
-            default:
+            case .availability(let availability):
+                // Prompt files run as on the newest OS fmplay implements (27.0): every #available holds.
+                if availability.availabilityKeyword.tokenKind == .poundUnavailable { return false }
+            @unknown default:
                 throw error("this condition is not supported in prompt files", element)
             }
         }

@@ -150,6 +150,12 @@ extension Interpreter {
             let typed = name == "init" ? try await surfaceInitializer(canonical, call) : try await surfaceStaticCall(name, of: canonical, call)
             if let typed { return typed }
         }
+        // `.core3` compared with a Variant: a static property of the table type.
+        if let member = expr.as(MemberAccessExprSyntax.self), member.base == nil, let canonical = Surface.table.canonicalName(type),
+           Surface.table.type(named: canonical)?.kind != .enum,
+           !Surface.table.members(of: canonical, named: member.declName.baseName.text, isStatic: true).isEmpty {
+            return try await staticMember(member.declName.baseName.text, of: canonical, member)
+        }
         return try await evaluate(expr)
     }
 

@@ -8,7 +8,7 @@ extension Surface {
             MemberSpec("var availability: SystemLanguageModel.Availability", ".available, or .unavailable(reason) when no model is configured."),
             MemberSpec("var isAvailable: Bool", "Whether the model can answer now."),
             MemberSpec("var contextSize: Int", "The context window in tokens (back-deployed to 26.0).", .v26_0),
-            MemberSpec("var supportedLanguages: [Locale.Language]", "The languages the model supports (from the model file; a Set in Apple's API)."),
+            MemberSpec("var supportedLanguages: [Locale.Language]", "The languages the model file lists (a Set in Apple's API); empty when it lists none, and supportsLocale(_:) then accepts any locale."),
             MemberSpec("var useCase: SystemLanguageModel.UseCase", "The use case the model was made for."),
             MemberSpec("func tokenCount(for: Any) async throws -> Int",
                        "Tokens the model's tokenizer counts for a prompt, instructions, tools, a schema or transcript entries.", .v26_4),

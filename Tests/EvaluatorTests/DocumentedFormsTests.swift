@@ -253,6 +253,21 @@ final class DocumentedFormsTests: XCTestCase {
         XCTAssertEqual(prints(result), ["27", "Person Person 1 1", "greeting-key", "true false"])
     }
 
+    /// Apple's LanguageModelCapabilities example: check a capability before asking for it.
+    func testModelCapabilities() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                let selectedModel = SystemLanguageModel.default
+                if selectedModel.capabilities.contains(.guidedGeneration) { print("guided") }
+                print(selectedModel.capabilities.contains(.toolCalling), selectedModel.capabilities.contains(.reasoning))
+                let declared = LanguageModelCapabilities([.toolCalling, .reasoning])
+                print(declared.contains(.reasoning), declared.contains(.guidedGeneration))
+            }
+            """)
+        XCTAssertEqual(prints(result), ["guided", "true false", "true false"])
+    }
+
     func testHandWrittenStructuredTranscriptAndUtilities() async {
         let result = await evaluate("""
             import FoundationModels

@@ -13,6 +13,8 @@ extension Surface {
             MemberSpec("func tokenCount(for: Any) async throws -> Int",
                        "Tokens the model's tokenizer counts for a prompt, instructions, tools, a schema or transcript entries.", .v26_4),
             MemberSpec("func supportsLocale(_: Locale = Locale.current) -> Bool", "Whether the model supports the locale's language (no argument: English)."),
+            MemberSpec("var capabilities: LanguageModelCapabilities",
+                       "What the model can do: guided generation and tool calling always, reasoning when the model has a thinking mode.", .v27_0),
             MemberSpec("var variant: SystemLanguageModel.Variant",
                        "The variant of the model behind this instance (fmplay: the configured model, named by its file; neither core3 nor coreAdvanced3).", .v27_0),
         ]),
@@ -20,6 +22,15 @@ extension Surface {
             MemberSpec("static var core3: SystemLanguageModel.Variant", "AFM 3 Core."),
             MemberSpec("static var coreAdvanced3: SystemLanguageModel.Variant", "AFM 3 Core Advanced."),
             MemberSpec("var displayName: String", "The user-facing name of the variant (fmplay: the model's name for the configured model)."),
+        ]),
+        SurfaceType(.struct, "LanguageModelCapabilities", .v27_0, "A set of capabilities a language model provides.", [
+            MemberSpec("init(_: [LanguageModelCapabilities.Capability])", "A set of these capabilities."),
+            MemberSpec("func contains(_: LanguageModelCapabilities.Capability) -> Bool", "Whether the model has the capability."),
+        ]),
+        SurfaceType(.struct, "LanguageModelCapabilities.Capability", .v27_0, "A capability a model may or may not have (compare with ==).", [
+            MemberSpec("static var guidedGeneration: LanguageModelCapabilities.Capability", "Output that conforms to a generation schema."),
+            MemberSpec("static var reasoning: LanguageModelCapabilities.Capability", "Reasoning separately from the response (a thinking mode)."),
+            MemberSpec("static var toolCalling: LanguageModelCapabilities.Capability", "Calling tools."),
         ]),
         SurfaceType(.struct, "SystemLanguageModel.UseCase", .v26_0, "What the model is specialized for.", [
             MemberSpec("static var general: SystemLanguageModel.UseCase", "General prompting."),
@@ -54,6 +65,8 @@ extension Surface {
                        ".available, or .unavailable(.deviceNotEligible) with no server configured, .unavailable(.systemNotReady) when it does not answer."),
             MemberSpec("var isAvailable: Bool", "Whether the server answers now."),
             MemberSpec("var contextSize: Int", "The context size the server reports, else 32768 (read with try await)."),
+            MemberSpec("var capabilities: LanguageModelCapabilities",
+                       "What the server model can do: guided generation, tool calling and reasoning (as the server answers them)."),
             MemberSpec("var quotaUsage: PrivateCloudComputeLanguageModel.QuotaUsage", "The request budget, from the server's rate-limit headers."),
             MemberSpec("func supportsLocale(_: Locale = Locale.current) -> Bool", "Whether the model supports the locale (any, once a server is configured)."),
             MemberSpec("var supportedLanguages: [Locale.Language]",

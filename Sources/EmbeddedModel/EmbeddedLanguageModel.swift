@@ -9,9 +9,9 @@ import Tokenizer
 
 /// The embedded GGUF engine as a `LanguageModel`: renders the transcript with
 /// the model's chat template, reuses the KV cache for the longest shared
-/// prompt prefix across turns, and decodes with grammar masks when the
-/// request has a schema or tools (forced text is fed as one batch, never
-/// sampled).
+/// prompt prefix across turns, and decodes with Inference's one decoding loop
+/// (`TokenGeneration`), under a `GrammarConstraint` when the request has a
+/// schema or tools (forced text is fed as one batch, never sampled).
 ///
 /// One generation runs at a time per model (later requests wait); a
 /// cancelled consumer stops generation within one token.
@@ -194,21 +194,23 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
         let cached = try session.prefill(prompt)
         try Task.checkCancellation()
 
-        let matcher = try matcher(for: request)
-        var sampler = Sampler(parameters: samplingParameters(request), vocabularySize: model.vocabularySize)
+        let constraint = try matcher(for: request).map { GrammarConstraint(matcher: $0, tokenizer: tokenizer) }
+        let generation = TokenGeneration(session: session, sampling: samplingParameters(request), maxTokens: budget,
+                                         constraint: constraint)
         // With tools, the answer streams as soon as its first bytes rule out the tool-call opener.
-        var decoding = Decoding(
-            detokenizer: StreamingDetokenizer(tokenizer: tokenizer),
-            gate: ToolCallGate(opener: ToolCallFormat.chatML.opener, toolsPossible: matcher != nil && !toolSignatures(request).isEmpty),
-            mask: TokenMask(vocabularySize: max(model.vocabularySize, vocabulary.vocabularySize)))
-        decoding.pending.reserveCapacity(64)
-        try decode(matcher: matcher, sampler: &sampler, budget: budget, decoding: &decoding, emit: emit)
-        try finish(&decoding, matcher: matcher, budget: budget, emit: emit)
+        var gate = ToolCallGate(opener: ToolCallFormat.chatML.opener,
+                                toolsPossible: constraint != nil && !toolSignatures(request).isEmpty)
+        var firstTokenAt: ContinuousClock.Instant?
+        while let run = try generation.advance() {
+            if firstTokenAt == nil { firstTokenAt = .now }
+            if let (piece, count) = gate.add(generation.text(of: run), tokens: run.count) { emit(.text(piece, tokenCount: count)) }
+        }
+        let finishedValue = try finish(generation, gate: &gate, budget: budget, emit: emit)
         let end = ContinuousClock.now
-        let firstToken = decoding.firstTokenAt ?? end
+        let firstToken = firstTokenAt ?? end
         let decodeSeconds = Self.seconds(end - firstToken)
-        let generatedCount = decoding.generated.count
-        let stopReason: ResponseStopReason = decoding.gate.decision == .toolCall ? .toolCalls : (decoding.finishedValue ? .endOfTurn : .tokenLimit)
+        let generatedCount = generation.tokens.count
+        let stopReason: ResponseStopReason = gate.decision == .toolCall ? .toolCalls : (finishedValue ? .endOfTurn : .tokenLimit)
         let statistics = GenerationStatistics(
             usage: Usage(promptTokens: prompt.count, cachedTokens: cached, responseTokens: generatedCount),
             timeToFirstToken: Self.seconds(firstToken - started),
@@ -217,113 +219,23 @@ public final class EmbeddedLanguageModel: LanguageModel, @unchecked Sendable {
         emit(.finished(statistics))
     }
 
-    /// What one generation accumulates while it decodes.
-    private struct Decoding {
-        var detokenizer: StreamingDetokenizer
-        var gate: ToolCallGate
-        var mask: TokenMask
-        var generated: [Int32] = []
-        var firstTokenAt: ContinuousClock.Instant?
-        var finishedValue = false
-        /// Accepted tokens the engine has not seen yet: a sampled token and the
-        /// forced run that follows it go through the model as one batch.
-        var pending: [Int32] = []
-
-        mutating func deliver(_ tokens: [Int32], emit: (LanguageModelEvent) -> Void) {
-            var text = ""
-            for token in tokens { text += detokenizer.append(token) }
-            if let (piece, count) = gate.add(text, tokens: tokens.count) { emit(.text(piece, tokenCount: count)) }
-        }
-    }
-
-    /// The decoding loop: forced runs of the grammar are accepted without sampling, every other
-    /// token is sampled (under the grammar's mask) until an end of generation or the budget.
-    private func decode(matcher: GrammarMatcher?, sampler: inout Sampler, budget: Int, decoding: inout Decoding,
-                        emit: (LanguageModelEvent) -> Void) throws {
-        while decoding.generated.count < budget {
-            try Task.checkCancellation()
-            if let matcher {
-                if matcher.isFinished {
-                    decoding.finishedValue = true
-                    break
-                }
-                let forced = matcher.forcedTokens { bytes in
-                    self.tokenizer.tokenize(bytes: bytes, addSpecial: false, parseSpecial: false).map(Int.init)
-                }
-                if !forced.isEmpty, decoding.generated.count + forced.count <= budget {
-                    for token in forced { matcher.accept(token: token) }
-                    let tokens = forced.map { Int32($0) }
-                    if decoding.firstTokenAt == nil { decoding.firstTokenAt = .now }
-                    decoding.generated += tokens
-                    decoding.pending += tokens
-                    decoding.deliver(tokens, emit: emit)
-                    continue
-                }
-                decoding.mask.withUnsafeMutableWords { matcher.fillMask($0) }
-            }
-            if !decoding.pending.isEmpty {
-                try session.evaluate(decoding.pending)
-                decoding.pending.removeAll(keepingCapacity: true)
-            }
-            let remaining = budget - decoding.generated.count
-            let finishing = matcher.map { $0.minimumCompletionBytes() + 2 >= remaining } ?? false
-            var token: Int32 = try session.withLogits { source in
-                if let matcher, finishing {
-                    return Self.finishingToken(matcher, mask: decoding.mask, logits: source)
-                }
-                return try sampler.sample(logits: source, mask: matcher == nil ? nil : decoding.mask)
-            }
-            if let matcher, !finishing, !endOfGeneration.contains(token),
-               (matcher.completionBytes(after: Int(token)) ?? .max) > remaining - 2 {
-                // The value could no longer be finished within the budget: take the finishing choice instead.
-                token = try session.withLogits { Self.finishingToken(matcher, mask: decoding.mask, logits: $0) }
-            }
-            if decoding.firstTokenAt == nil { decoding.firstTokenAt = .now }
-            if endOfGeneration.contains(token) {
-                decoding.finishedValue = matcher?.isComplete ?? true
-                break
-            }
-            if let matcher, !matcher.accept(token: Int(token)) {
-                throw GenerationError.decodingFailure(.init(debugDescription: "the sampler chose token \(token), which the grammar does not allow"))
-            }
-            decoding.generated.append(token)
-            decoding.deliver([token], emit: emit)
-            if decoding.generated.count < budget { decoding.pending.append(token) }
-        }
-    }
-
-    /// After the loop: the pending tokens into the KV cache (a follow-up turn reuses the finished
-    /// value), the held text out, and the check that a constrained value completed.
-    private func finish(_ decoding: inout Decoding, matcher: GrammarMatcher?, budget: Int, emit: (LanguageModelEvent) -> Void) throws {
-        if !decoding.pending.isEmpty { try session.evaluate(decoding.pending) }
-        if matcher?.isFinished == true { decoding.finishedValue = true }
-        if let (piece, count) = decoding.gate.finish(tail: decoding.detokenizer.finish()) { emit(.text(piece, tokenCount: count)) }
-        if let matcher, !decoding.finishedValue, !matcher.isComplete {
+    /// After the loop: the held text out, the check that a constrained value completed, the
+    /// tool calls. Returns whether the response ended by itself (not at the token limit).
+    private func finish(_ generation: TokenGeneration, gate: inout ToolCallGate, budget: Int,
+                        emit: (LanguageModelEvent) -> Void) throws -> Bool {
+        if let (piece, count) = gate.finish(tail: generation.finalText()) { emit(.text(piece, tokenCount: count)) }
+        if let constraint = generation.constraint, !constraint.isComplete {
             throw GenerationError.decodingFailure(.init(debugDescription:
                 "the response reached \(budget) tokens before the value was complete (maximumResponseTokens or the context size \(contextSize))"))
         }
-        if decoding.gate.decision == .toolCall {
-            emit(.toolCalls(try parseToolCalls(decoding.gate.heldText, format: .chatML)))
+        if gate.decision == .toolCall {
+            emit(.toolCalls(try parseToolCalls(gate.heldText, format: .chatML)))
         }
+        return generation.stopReason != .length || generation.constraint?.isFinished == true
     }
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    /// Near the end of the token budget: the most likely allowed token that
-    /// brings the value closer to complete, so it completes within the budget
-    /// (a single byte on the shortest completion always qualifies).
-    static func finishingToken(_ matcher: GrammarMatcher, mask: TokenMask, logits: UnsafeBufferPointer<Float>) -> Int32 {
-        let remaining = matcher.minimumCompletionBytes()
-        let endings = matcher.vocabulary.endOfSequenceTokens
-        if remaining == 0, let end = endings.first { return Int32(end) }
-        let candidates = (0..<mask.vocabularySize).filter { mask.contains(Int32($0)) && !endings.contains($0) }
-            .sorted { logits[$0] > logits[$1] }
-        for token in candidates {
-            if let after = matcher.completionBytes(after: token), after < remaining { return Int32(token) }
-        }
-        return Int32(candidates.first ?? endings.first ?? 0)
     }
 
     private func samplingParameters(_ request: GenerationRequest) -> SamplingParameters {

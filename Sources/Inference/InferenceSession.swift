@@ -66,10 +66,15 @@ public final class InferenceSession: @unchecked Sendable {
     /// Appends `tokens` after the cached ones, in batches, and computes the
     /// logits of the last one. Forced tokens (guided generation) go through here.
     public func evaluate(_ tokens: [Int32]) throws(InferenceError) {
+        try evaluate(tokens[...])
+    }
+
+    /// `evaluate` of a slice (the decoding loop's unevaluated tokens, without a copy).
+    public func evaluate(_ tokens: ArraySlice<Int32>) throws(InferenceError) {
         lock.lock()
         defer { lock.unlock() }
         prefilledLength = nil
-        try evaluateLocked(tokens[...])
+        try evaluateLocked(tokens)
     }
 
     /// Makes the cache hold exactly `prompt`, reusing the longest cached prefix

@@ -159,8 +159,9 @@ final class KernelTests: XCTestCase {
                 var single = [Float](repeating: .nan, count: rows)
                 stored.withView { view in
                     context.matmul(view, input: x, tokens: tokens, output: &batched)
-                    // llama.cpp's own Q4_K order differs between a batch's groups of four and the rest.
-                    let first = ggmlOrder && format == .q4_K ? tokens - tokens % 4 : 0
+                    // llama.cpp's own orders depend on the batch: Q4_K's differs between a batch's groups
+                    // of four and the rest, Q6_K's from 8 tokens on (`GGMLSuperblockKernels`).
+                    let first = !ggmlOrder ? 0 : format == .q4_K ? tokens - tokens % 4 : format == .q6_K && tokens >= 8 ? tokens : 0
                     for t in first..<tokens {
                         x.withUnsafeBufferPointer { xp in context.matvec(view, input: xp.baseAddress! + t * columns, output: &single) }
                         XCTAssertEqual(Array(batched[(t * rows)..<((t + 1) * rows)]), single, "\(format) token \(t) of \(tokens) ggmlOrder \(ggmlOrder)")

@@ -1,4 +1,5 @@
 import JSON
+import Schema
 
 /// A stable identifier for one generated value (`GenerationID`).
 public struct GenerationID: Sendable, Hashable {
@@ -306,6 +307,34 @@ struct PartialJSONParser {
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") { index += 1; return (GeneratedContent(properties: pairs), true) }
             throw fail("expected ',' or '}' in an object")
+        }
+    }
+}
+
+extension GenerationSchema {
+    /// The content with null written for every absent optional property of an object whose definition
+    /// represents nil explicitly (DynamicGenerationSchema's `representNilExplicitlyInGeneratedContent: true`).
+    func representingNils(in content: GeneratedContent, as type: SchemaType) -> GeneratedContent {
+        switch (type, content.kind) {
+        case (.array(let element, _), .array(let items)):
+            return GeneratedContent(elements: items.map { representingNils(in: $0, as: element) }, id: content.id)
+        case (.reference(let name), .structure(let properties, let keys)):
+            guard let definition = definition(named: name), case .object(let declared) = definition.kind else { return content }
+            var pairs: [(String, GeneratedContent)] = []
+            for property in declared {
+                if let value = properties[property.name] {
+                    pairs.append((property.name, representingNils(in: value, as: property.type)))
+                } else if property.isOptional, definition.representsNilExplicitly {
+                    pairs.append((property.name, GeneratedContent(kind: .null)))
+                }
+            }
+            // Keys the schema does not declare stay (the schema check already passed), in their order.
+            for key in keys where !declared.contains(where: { $0.name == key }) {
+                if let value = properties[key] { pairs.append((key, value)) }
+            }
+            return GeneratedContent(properties: pairs, id: content.id)
+        default:
+            return content
         }
     }
 }

@@ -119,12 +119,17 @@ public struct Usage: Sendable, Hashable {
     public var responseTokens: Int
     /// Of `responseTokens`, how many were reasoning (27's `reasoningTokenCount`).
     public var reasoningTokens: Int
+    /// Further statistics by name (27's `metadata`). fmplay's models report none; a usage built by
+    /// `Usage(input:output:metadata:)` keeps what it was given.
+    public var metadata: [String: GeneratedContent]
 
-    public init(promptTokens: Int = 0, cachedTokens: Int = 0, responseTokens: Int = 0, reasoningTokens: Int = 0) {
+    public init(promptTokens: Int = 0, cachedTokens: Int = 0, responseTokens: Int = 0, reasoningTokens: Int = 0,
+                metadata: [String: GeneratedContent] = [:]) {
         self.promptTokens = promptTokens
         self.cachedTokens = cachedTokens
         self.responseTokens = responseTokens
         self.reasoningTokens = reasoningTokens
+        self.metadata = metadata
     }
 
     public var totalTokens: Int { promptTokens + responseTokens }

@@ -29,6 +29,11 @@ extension LanguageModelSession {
         var text: String
         var content: GeneratedContent
         var tokens: Int
+        /// The response's usage so far: the finished turns' counts plus this turn's output (its input is
+        /// counted when the turn ends).
+        var usage: Usage
+        /// The entries the response has added so far (the prompt, tool calls and outputs).
+        var entries: ArraySlice<Transcript.Entry>
     }
 
     /// What one call asks for, as the caller wrote it.
@@ -51,6 +56,8 @@ extension LanguageModelSession {
         var policy: TranscriptErrorHandlingPolicy?
         /// The answer text of the inference that failed, kept by `.preserveTranscript`.
         var partialText = ""
+        /// The id of the request's prompt entry in `working` (the entries from it on are the response's).
+        var promptID: String?
         var usage = Usage()
         /// Seconds from the request to the first token of text, as the caller sees it.
         var timeToFirstToken: Double?
@@ -133,6 +140,7 @@ extension LanguageModelSession {
         let promptID = run.newID()
         let promptEntry = Transcript.Prompt(id: promptID, segments: Self.identified(request.prompt.segments, promptID),
                                             options: request.options, responseFormat: format)
+        run.promptID = promptID
         run.working.entries.append(.prompt(promptEntry))
         var answeringModel = model.name
         var rounds = 0
@@ -217,14 +225,19 @@ extension LanguageModelSession {
                 turn.text += piece
                 run.partialText = turn.text
                 tokens += count
+                var usage = run.usage
+                usage.responseTokens += tokens
+                let promptIndex = run.working.entries.lastIndex { $0.id == run.promptID } ?? run.working.entries.endIndex
+                let entries = run.working.entries[promptIndex...]
                 if request.schema != nil {
                     // Snapshot only when the parsed value changed.
                     if let partial = try? GeneratedContent(json: turn.text), partial != lastContent {
                         lastContent = partial
-                        onProgress(Progress(text: turn.text, content: partial, tokens: tokens))
+                        onProgress(Progress(text: turn.text, content: partial, tokens: tokens, usage: usage, entries: entries))
                     }
                 } else {
-                    onProgress(Progress(text: turn.text, content: GeneratedContent(kind: .string(turn.text), isComplete: false), tokens: tokens))
+                    onProgress(Progress(text: turn.text, content: GeneratedContent(kind: .string(turn.text), isComplete: false), tokens: tokens,
+                                        usage: usage, entries: entries))
                 }
             case .reasoning(let piece, _):
                 turn.reasoning += piece
@@ -422,6 +435,6 @@ extension LanguageModelSession {
             throw GenerationError.decodingFailure(.init(debugDescription:
                 "the output does not match \(schema.typeName): " + problems.prefix(3).joined(separator: "; ")))
         }
-        return content
+        return schema.representingNils(in: content, as: schema.root)
     }
 }

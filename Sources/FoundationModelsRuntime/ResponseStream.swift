@@ -10,6 +10,11 @@ public struct ResponseStream<Content: Generable>: AsyncSequence, Sendable {
         public var rawContent: GeneratedContent
         /// Tokens generated so far in the answering turn.
         public var tokenCount: Int
+        /// The response's usage so far (27.0): output tokens as they come; a turn's input tokens once the
+        /// turn ends. The last snapshot carries the whole response's usage.
+        public var usage: Usage
+        /// The transcript entries the response has added so far (27.0): the prompt, tool calls and outputs.
+        public var transcriptEntries: ArraySlice<Transcript.Entry>
     }
 
     private let run: StreamRun<Content>
@@ -77,13 +82,15 @@ final class StreamRun<Content: Generable>: Sendable {
                 let raw = try await session.run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
                                                 options: options, reasoningLevel: reasoningLevel, streaming: serverSentEvents) { progress in
                     guard let partial = try? Content.partiallyGenerated(from: progress.content) else { return }
-                    continuation.yield(.init(content: partial, rawContent: progress.content, tokenCount: progress.tokens))
+                    continuation.yield(.init(content: partial, rawContent: progress.content, tokenCount: progress.tokens,
+                                             usage: progress.usage, transcriptEntries: progress.entries))
                 }
                 let response = Response(raw: raw, content: try LanguageModelSession.decode(Content.self, raw.content))
                 state.withLock { $0.outcome = .success(response) }
                 // The last snapshot is the complete value.
                 if let final = try? Content.partiallyGenerated(from: raw.content) {
-                    continuation.yield(.init(content: final, rawContent: raw.content, tokenCount: raw.statistics.usage.responseTokens))
+                    continuation.yield(.init(content: final, rawContent: raw.content, tokenCount: raw.statistics.usage.responseTokens,
+                                             usage: raw.statistics.usage, transcriptEntries: raw.entries))
                 }
                 continuation.finish()
             } catch {

@@ -19,7 +19,9 @@ extension Builtins {
             case .string(let s): return .array(s.map { .string(String($0)) })
             case .dictionary(let pairs): return .array(pairs.map { .tuple([(label: "key", value: $0.key), (label: "value", value: $0.value)]) })
             case .content(let c) where c.arrayValue != nil: return .array(c.arrayValue!.map(Value.content))
-            default: throw i.error("Array(...) needs an array, a range, a string or a dictionary", c.node)
+            case .set(let items): return .array(items)
+            case .transcript(let t): return .array(t.map(Value.transcriptEntry))
+            default: throw i.error("Array(...) needs an array, a range, a string, a dictionary, a set or a transcript", c.node)
             }
         },
         "Array.init(repeating:count:)": { i, c in

@@ -15,11 +15,24 @@ extension Builtins {
         "Prompt.init(_:)": { i, c in .prompt(Prompt(try await i.builderText(c.callNode))) },
         "Prompt.description": describe,
         "GeneratedContent.init(_:)": { i, c in .content((try await c.arguments(i).unlabelled.first ?? .null).generatedContent) },
-        "GeneratedContent.init(properties:)": { i, c in .content((try await c.arguments(i).value("properties") ?? .null).generatedContent) },
+        "GeneratedContent.init(_:id:)": { i, c in
+            let args = try await c.arguments(i)
+            return try identified((args.unlabelled.first ?? .null).generatedContent, args, i, c)
+        },
+        "GeneratedContent.init(properties:id:)": { i, c in
+            let args = try await c.arguments(i)
+            return try identified((args.value("properties") ?? .null).generatedContent, args, i, c)
+        },
         "GeneratedContent.init(json:)": { i, c in
             guard let json = try await c.arguments(i).value("json")?.stringValue else { throw i.error("GeneratedContent(json:) needs a string", c.node) }
-            do { return .content(try GeneratedContent(json: json)) } catch { throw ThrownValue(value: .string("\(error)")) }
+            do { return .content(try GeneratedContent(json: json)) } catch { throw ThrownValue(value: parsingError(json, error)) }
         },
+        "GeneratedContent.id": on(content) { _, g, _ in g.id.map { generationIDValue($0.rawValue) } ?? .null },
+        "GeneratedContent.debugDescription": on(content) { _, g, _ in .string(g.debugDescription) },
+        "GenerationID.init()": { i, _ in generationIDValue(randomUUID(i)) },
+        "GeneratedContent.ParsingError.rawContent": field("rawContent"),
+        "GeneratedContent.ParsingError.underlyingError": field("underlyingError"),
+        "GeneratedContent.ParsingError.debugDescription": field("debugDescription"),
         "GeneratedContent.jsonString": on(content) { _, g, _ in .string(g.jsonString) },
         "GeneratedContent.isComplete": on(content) { _, g, _ in .bool(g.isComplete) },
         "GeneratedContent.count": on(content) { i, g, c in
@@ -35,6 +48,12 @@ extension Builtins {
         },
         "GenerationSchema.init(root:dependencies:)": { i, c in try i.makeGenerationSchema(try await c.arguments(i), c.callNode) },
         "DynamicGenerationSchema.init(name:description:properties:)": dynamicSchema,
+        "DynamicGenerationSchema.init(name:description:representNilExplicitlyInGeneratedContent:properties:)": dynamicSchema,
+        "GenerationSchema.debugDescription": on({ if case .schema(let s) = $0 { s } else { nil } }) { _, s, _ in .string(s.jsonSchema().serialized()) },
+        "GenerationSchema.SchemaError.Context.init(debugDescription:)": { i, c in
+            .structure(type: "GenerationSchema.SchemaError.Context", fields: [("debugDescription", try await c.arguments(i).value("debugDescription") ?? .string(""))])
+        },
+        "GenerationSchema.SchemaError.Context.debugDescription": field("debugDescription"),
         "DynamicGenerationSchema.init(name:description:anyOf:)": dynamicSchema,
         "DynamicGenerationSchema.init(arrayOf:minimumElements:maximumElements:)": dynamicSchema,
         "DynamicGenerationSchema.init(type:guides:)": dynamicSchema,
@@ -105,6 +124,8 @@ extension Builtins {
         "LanguageModelFeedback.Issue.Category.triggeredGuardrailUnexpectedly": feedback("Issue.Category", "triggeredGuardrailUnexpectedly"),
         "LanguageModelFeedback.Issue.Category.unhelpful": feedback("Issue.Category", "unhelpful"),
         "LanguageModelFeedback.Issue.Category.vulgarOrOffensive": feedback("Issue.Category", "vulgarOrOffensive"),
+        "LanguageModelFeedback.Sentiment.allCases": allCases("LanguageModelFeedback.Sentiment"),
+        "LanguageModelFeedback.Issue.Category.allCases": allCases("LanguageModelFeedback.Issue.Category"),
     ]
 
     /// A field of a tool call value (`Interpreter.toolCallValue`).
@@ -123,6 +144,46 @@ extension Builtins {
     }
 
     static let dynamicSchema: Builtin = { i, c in try i.makeDynamicSchema(try await c.arguments(i), c.callNode) }
+
+    /// A `GenerationID` value: its identifier string is its only field, so == compares identifiers.
+    static func generationIDValue(_ rawValue: String) -> Value { .structure(type: "GenerationID", fields: [("rawValue", .string(rawValue))]) }
+
+    /// The content with the `id:` argument, when one was given (a GenerationID() value).
+    static func identified(_ content: GeneratedContent, _ args: Arguments, _ i: Interpreter, _ c: BuiltinCall) throws -> Value {
+        guard let given = args.value("id"), !given.isNull else { return .content(content) }
+        guard case .structure("GenerationID", let fields) = given, let raw = fields.first?.value.stringValue else {
+            throw i.error("id: takes a GenerationID (for example GenerationID()), not \(given.description.prefix(30))", c.node)
+        }
+        var identified = content
+        identified.id = GenerationID(raw)
+        return .content(identified)
+    }
+
+    /// What `GeneratedContent(json:)` throws for text that is not JSON: a `GeneratedContent.ParsingError`.
+    static func parsingError(_ text: String, _ error: any Error) -> Value {
+        .structure(type: "GeneratedContent.ParsingError", fields: [
+            ("rawContent", .string(text)),
+            ("underlyingError", .error(ErrorValue(error: error))),
+            ("debugDescription", .string("the text is not JSON: \(error)")),
+        ])
+    }
+
+    /// `allCases` of a table enum without payloads: its cases in declaration order.
+    static func allCases(_ type: String) -> Builtin {
+        let cases = (Surface.table.type(named: type)?.members ?? []).filter { $0.kind == .enumCase }
+        return constant(.array(cases.map { Value.enumCase(type: type, name: $0.name, payload: []) }))
+    }
+
+    /// The cases of a table enum whose payload is given in full (`GenerationSchema.SchemaError.undefinedReferences(...)`).
+    static func tableCases(of type: String) -> [String: Builtin] {
+        var all: [String: Builtin] = [:]
+        for entry in Surface.table.type(named: type)?.members ?? [] where entry.kind == .enumCase {
+            all[entry.id] = { i, c in
+                .enumCase(type: type, name: entry.name, payload: try await c.arguments(i).items.map { ($0.label, $0.value) })
+            }
+        }
+        return all
+    }
 
     static func feedback(_ type: String, _ name: String) -> Builtin {
         constant(.enumCase(type: "LanguageModelFeedback." + type, name: name, payload: []))

@@ -33,6 +33,34 @@ extension Builtins {
     static let subject: @Sendable (Value) -> (value: Value, transcript: StructuredTranscriptValue?)? = {
         if case .evaluations(.subject(let value, let transcript)) = $0 { (value, transcript) } else { nil }
     }
+    /// `StructuredTranscript(toolCalls:toolOutputs:instructionText:prompts:responses:)`: each list holds the
+    /// documented element type (a tool output or a response is read as its text; a string is taken as it is).
+    static func handWrittenTranscript(_ i: Interpreter, _ c: BuiltinCall) async throws -> StructuredTranscriptValue {
+        let args = try await c.arguments(i)
+        func list(_ label: String) throws -> [Value] { try args.value(label).map { try i.sequenceElements($0, c.node) } ?? [] }
+        func text(_ value: Value, _ label: String) throws -> String {
+            switch value {
+            case .string(let s): return s
+            case .transcriptPart(.toolOutput(let o)): return o.segments.map(\.text).joined()
+            case .transcriptPart(.response(let r)): return r.segments.map(\.text).joined()
+            default: throw i.error("\(label): lists Transcript.\(label == "toolOutputs" ? "ToolOutput" : "Response") values, not \(value.description.prefix(40))", c.node)
+            }
+        }
+        var transcript = StructuredTranscriptValue()
+        for call in try list("toolCalls") {
+            guard case .structure("Transcript.ToolCall", let fields) = call, let name = fields.first(where: { $0.name == "toolName" })?.value.stringValue else {
+                throw i.error("toolCalls: lists Transcript.ToolCall(id:toolName:arguments:) values, not \(call.description.prefix(40))", c.node)
+            }
+            let arguments = fields.first { $0.name == "arguments" }?.value.generatedContent.jsonValue ?? .null
+            transcript.toolCalls.append(ObservedToolCall(name: name, arguments: arguments))
+        }
+        transcript.toolOutputs = try list("toolOutputs").map { try text($0, "toolOutputs") }
+        transcript.instructionText = args.value("instructionText")?.stringValue ?? ""
+        transcript.prompts = try list("prompts").map { $0.stringValue ?? $0.description }
+        transcript.responses = try list("responses").map { try text($0, "responses") }
+        return transcript
+    }
+
     static let structuredTranscript: @Sendable (Value) -> StructuredTranscriptValue? = {
         if case .evaluations(.transcript(let t)) = $0 { t } else { nil }
     }
@@ -167,6 +195,9 @@ extension Builtins {
         },
         "ModelSubject.value": on(subject) { _, s, _ in s.value },
         "ModelSubject.transcript": on(subject) { _, s, _ in s.transcript.map { .evaluations(.transcript($0)) } ?? .null },
+        "StructuredTranscript.init(toolCalls:toolOutputs:instructionText:prompts:responses:)": { i, c in
+            .evaluations(.transcript(try await handWrittenTranscript(i, c)))
+        },
         "StructuredTranscript.toolCalls": on(structuredTranscript) { _, t, _ in
             .array(t.toolCalls.map { .structure(type: "Transcript.ToolCall", fields: [
                 ("toolName", .string($0.name)), ("arguments", .content(GeneratedContent($0.arguments)))]) })

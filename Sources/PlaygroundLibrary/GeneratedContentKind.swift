@@ -12,17 +12,19 @@ extension Builtins {
             if !g.isComplete, let property = g["kind"] { return .content(property) }
             return kindValue(g.kind)
         },
-        "GeneratedContent.init(kind:)": { i, c in
-            let given = try await c.arguments(i).value("kind") ?? .null
+        "GeneratedContent.init(kind:id:)": { i, c in
+            let args = try await c.arguments(i)
+            let given = args.value("kind") ?? .null
             guard let kind = kind(from: given) else {
                 throw i.error("GeneratedContent(kind:) needs a GeneratedContent.Kind (.string(\"Hi\"), .number(1), .structure(properties:orderedKeys:)...;"
                               + " a structure's orderedKeys must list every property once), not \(given.description.prefix(60))", c.node)
             }
-            return .content(GeneratedContent(kind: kind))
+            return try identified(GeneratedContent(kind: kind), args, i, c)
         },
-        "GeneratedContent.init(elements:)": { i, c in
-            let items = try await c.arguments(i).value("elements").map { try i.sequenceElements($0, c.node) } ?? []
-            return .content(GeneratedContent(elements: items.map(\.generatedContent)))
+        "GeneratedContent.init(elements:id:)": { i, c in
+            let args = try await c.arguments(i)
+            let items = try args.value("elements").map { try i.sequenceElements($0, c.node) } ?? []
+            return try identified(GeneratedContent(elements: items.map(\.generatedContent)), args, i, c)
         },
         "GeneratedContent.Kind.null": constant(kindValue(.null)),
         "GeneratedContent.Kind.bool(_:)": kindCase("bool"),
@@ -78,7 +80,7 @@ extension Builtins {
             let value = Value.enumCase(type: "GeneratedContent.Kind", name: name, payload: args.items.map { ($0.label, $0.value) })
             guard kind(from: value) != nil else {
                 throw i.error("GeneratedContent.Kind.\(c.entry.selector) needs \(c.entry.parameters?.map(\.type).joined(separator: ", ") ?? "its values")"
-                              + " (structure: orderedKeys must list every property once)", c.node)
+                              + " (a structure's orderedKeys must list every property once)", c.node)
             }
             return value
         }

@@ -34,6 +34,7 @@ extension Builtins {
             _ = try await c.arguments(i)
             return .bool(m.backend != nil)
         },
+        "PrivateCloudComputeLanguageModel.supportedLanguages": on(serverModel) { _, _, _ in .set([]) },
         "PrivateCloudComputeLanguageModel.Availability.available": constant(serverAvailability("available", reason: nil)),
         "PrivateCloudComputeLanguageModel.Availability.unavailable(_:)": { i, c in
             .enumCase(type: "PrivateCloudComputeLanguageModel.Availability", name: "unavailable",

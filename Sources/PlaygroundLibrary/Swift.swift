@@ -129,6 +129,7 @@ extension Builtins {
             if let server = e.error as? PrivateCloudComputeLanguageModel.Error { return .string(server.debugDescription) }
             return (e.error as? GenerationError).map { .string($0.context.debugDescription) } ?? .null
         },
+        "Error.recoverySuggestion": on(errorValue) { _, _, _ in .null },
         "Error.underlyingError": on(errorValue) { i, e, c in
             guard let toolError = e.error as? ToolCallError else { throw i.error("underlyingError is a member of ToolCallError; this error is \(e.error)", c.node) }
             return .error(ErrorValue(error: toolError.underlyingError))

@@ -50,6 +50,10 @@ extension Builtins {
             let identifier = args.items.first.map { Value.localeIdentifier($0.value) ?? i.promptText($0.value) } ?? "en"
             return .bool(m.supportsLanguage(identifier))
         },
+        "SystemLanguageModel.variant": on(model) { _, m, _ in variantValue(m.name) },
+        "SystemLanguageModel.Variant.core3": constant(variantValue("AFM 3 Core")),
+        "SystemLanguageModel.Variant.coreAdvanced3": constant(variantValue("AFM 3 Core Advanced")),
+        "SystemLanguageModel.Variant.displayName": field("displayName"),
         "SystemLanguageModel.UseCase.general": constant(.useCase(.general)),
         "SystemLanguageModel.UseCase.contentTagging": constant(.useCase(.contentTagging)),
         "SystemLanguageModel.Availability.available": constant(.enumCase(type: "SystemLanguageModel.Availability", name: "available", payload: [])),
@@ -60,6 +64,11 @@ extension Builtins {
         "SystemLanguageModel.Availability.UnavailableReason.appleIntelligenceNotEnabled": unavailableReason("appleIntelligenceNotEnabled"),
         "SystemLanguageModel.Availability.UnavailableReason.modelNotReady": unavailableReason("modelNotReady"),
     ]
+
+    /// A `SystemLanguageModel.Variant`: its display name is its only field, so == compares names.
+    static func variantValue(_ displayName: String) -> Value {
+        .structure(type: "SystemLanguageModel.Variant", fields: [("displayName", .string(displayName))])
+    }
 
     static func unavailableReason(_ name: String) -> Builtin {
         constant(.enumCase(type: "SystemLanguageModel.Availability.UnavailableReason", name: name, payload: []))

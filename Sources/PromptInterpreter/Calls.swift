@@ -323,6 +323,10 @@ extension Interpreter {
             break
         }
         if let value = try await surfaceMethod(name, of: base, baseExpr: baseExpr, e) { return value }
+        if case .structure(let type, _) = base, isDynamicSchemaValue(type),
+           let value = try await surfaceMethod(name, of: .content(base.generatedContent), baseExpr: baseExpr, e) {
+            return value  // a dynamic schema's value is GeneratedContent (Apple's respond(schema:) content)
+        }
         if case .content(let c) = base, let items = c.arrayValue,
            let value = try await surfaceMethod(name, of: .array(items.map(Value.content)), baseExpr: baseExpr, e) {
             return value  // generated array content is an Array at run time: Array's members (`items.enumerated()`)

@@ -64,7 +64,8 @@ extension Interpreter {
             properties.append(property)
             definitions += nested
         }
-        let definition = Definition(name: name, description: description, kind: .object(properties))
+        var definition = Definition(name: name, description: description, kind: .object(properties))
+        if case .bool(true)? = args.value("representNilExplicitlyInGeneratedContent") { definition.representsNilExplicitly = true }
         return .dynamicSchema(DynamicSchema(type: .reference(name), definitions: [definition] + definitions))
     }
 
@@ -74,7 +75,8 @@ extension Interpreter {
     /// and writes it under its name, `{"Cat":{"name":"Tom","lives":9}}` (JSON Schema: an `anyOf`
     /// of one-key objects). Members that are not object schemas are refused with FM309's message.
     func makeUnion(name: String, description: String?, choices: [Value], _ node: some SyntaxProtocol) throws -> DynamicSchema {
-        guard !choices.isEmpty else { throw error(DynamicSchemaSupport.emptyAnyOfMessage, node) }
+        // No choices, or a member listed twice: GenerationSchema(root:dependencies:) throws the SchemaError
+        // (emptyTypeChoices, duplicateType), as Apple's does; the description itself is accepted.
         var cases: [EnumCase] = []
         var definitions: [Definition] = []
         for choice in choices {
@@ -91,9 +93,6 @@ extension Interpreter {
                     default: kind = "a type schema (type:)"
                     }
                     throw error(DynamicSchemaSupport.anyOfMemberMessage(kind), node)
-                }
-                if cases.contains(where: { $0.name == memberName }) {
-                    throw error("anyOf: lists '\(memberName)' twice (GenerationSchema.SchemaError.duplicateType); give each member its own name", node)
                 }
                 cases.append(EnumCase(name: memberName, description: definition.description, associatedValues: properties))
                 definitions += member.definitions.filter { $0.name != memberName }
@@ -130,13 +129,63 @@ extension Interpreter {
             }
         }
         var unique: [Definition] = []
-        for definition in definitions where !unique.contains(where: { $0.name == definition.name }) { unique.append(definition) }
+        for definition in definitions {
+            guard let existing = unique.first(where: { $0.name == definition.name }) else {
+                unique.append(definition)
+                continue
+            }
+            if existing != definition {
+                throw Self.schemaError("duplicateType", [("schema", rootName(root)), ("type", .string(definition.name))],
+                                       "two different schemas are named '\(definition.name)'; give each its own name")
+            }
+        }
+        try Self.checkDefinitions(unique)
         let schema = GenerationSchema(root: root.type, definitions: unique)
-        let missing = Self.references(in: schema).filter { schema.definition(named: $0) == nil }
+        let missing = Self.references(in: schema).filter { schema.definition(named: $0) == nil }.sorted()
         if !missing.isEmpty {
-            throw ThrownValue(value: .string("GenerationSchema.SchemaError.undefinedReferences: \(missing.sorted().joined(separator: ", ")) are not defined; pass them in dependencies:"))
+            throw Self.schemaError("undefinedReferences", [("schema", rootName(root)), ("references", .array(missing.map(Value.string)))],
+                                   "\(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") not defined; pass \(missing.count == 1 ? "it" : "them") in dependencies:")
         }
         return .schema(schema)
+    }
+
+    private func rootName(_ root: DynamicSchema) -> Value {
+        if case .reference(let name) = root.type { return .string(name) }
+        return .null
+    }
+
+    /// Each object's property names and each choice's member names are unique, and a choice has members.
+    static func checkDefinitions(_ definitions: [Definition]) throws {
+        for definition in definitions {
+            switch definition.kind {
+            case .object(let properties):
+                if let repeated = firstRepeated(properties.map(\.name)) {
+                    throw schemaError("duplicateProperty", [("schema", .string(definition.name)), ("property", .string(repeated))],
+                                      "'\(definition.name)' has two properties named '\(repeated)'")
+                }
+            case .enumeration(let cases):
+                if cases.isEmpty {
+                    throw schemaError("emptyTypeChoices", [("schema", .string(definition.name))],
+                                      "'\(definition.name)' has no choices: anyOf: needs at least one")
+                }
+                if let repeated = firstRepeated(cases.map(\.name)) {
+                    throw schemaError("duplicateType", [("schema", .string(definition.name)), ("type", .string(repeated))],
+                                      "'\(definition.name)' lists '\(repeated)' twice in anyOf:")
+                }
+            }
+        }
+    }
+
+    private static func firstRepeated(_ names: [String]) -> String? {
+        var seen = Set<String>()
+        return names.first { !seen.insert($0).inserted }
+    }
+
+    /// A thrown `GenerationSchema.SchemaError` case with its payload and a context (catchable in prompt code).
+    static func schemaError(_ name: String, _ payload: [(String, Value)], _ description: String) -> ThrownValue {
+        let context = Value.structure(type: "GenerationSchema.SchemaError.Context", fields: [("debugDescription", .string(description))])
+        return ThrownValue(value: .enumCase(type: "GenerationSchema.SchemaError", name: name,
+                                            payload: payload.map { (label: $0.0, value: $0.1) } + [(label: "context", value: context)]))
     }
 
     static func references(in schema: GenerationSchema) -> Set<String> {

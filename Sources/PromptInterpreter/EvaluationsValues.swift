@@ -118,7 +118,7 @@ package struct StructuredTranscriptValue: @unchecked Sendable {
     package var prompts: [String]
     package var responses: [String]
 
-    init(toolCalls: [ObservedToolCall] = [], toolOutputs: [String] = [], instructionText: String = "", prompts: [String] = [],
+    package init(toolCalls: [ObservedToolCall] = [], toolOutputs: [String] = [], instructionText: String = "", prompts: [String] = [],
          responses: [String] = []) {
         self.toolCalls = toolCalls
         self.toolOutputs = toolOutputs

@@ -72,6 +72,11 @@ extension Interpreter {
             }
             return try await staticMember(name, of: typeName, node)
         case .structure(let type, _) where isFileType(type):
+            // A value generated for a dynamic schema (its type is no declaration of the file) is Apple's
+            // GeneratedContent: the members its fields do not answer are GeneratedContent's (jsonString, kind...).
+            if isDynamicSchemaValue(type), !Surface.table.members(of: "GeneratedContent", named: name, isStatic: false).isEmpty {
+                return try await member(name, of: .content(base.generatedContent), node)
+            }
             throw error("\(type) has no property '\(name)'", node)
         case .object(let box):
             throw error("\(box.type) has no property '\(name)'", node)
@@ -100,7 +105,7 @@ extension Interpreter {
         switch base {
         case .content(let c):
             if case .structure = c.kind { return c[name].map(Value.content) ?? .null }
-        case .snapshot(let content, _):
+        case .snapshot(let content, _, _, _):
             return try await member(name, of: content, node)  // the 26.0 beta element was the value itself
         case .structure("SessionPropertyValues", let fields):
             // `session.properties.summary`: the file's @SessionPropertyEntry names.
@@ -113,6 +118,11 @@ extension Interpreter {
     }
 
     /// Whether a structure value is of a type declared in the file (not a table type such as ContextOptions).
+    /// A structure of a type the file does not declare: what a dynamic schema generated.
+    func isDynamicSchemaValue(_ type: String) -> Bool {
+        Surface.table.canonicalName(type) == nil && context.file.resolveType(type, in: nil) == nil && types.type(type) == nil
+    }
+
     func isFileType(_ type: String) -> Bool {
         Surface.table.canonicalName(type) == nil || context.file.resolveType(type, in: nil) != nil
     }

@@ -127,9 +127,15 @@ extension Interpreter {
                                                 reasoningLevel: reasoningLevel)
             return .stream(StreamValue(stream: stream, typeName: typeName, schema: schema, site: callSite, session: session))
         }
-        // Run as a stream so clients see progress live; the result is the same Response. A server model
-        // answers it in one JSON response, as respond(to:) asks: its usage is exact (llama-cpp-python
-        // reports none in a stream).
+        return try await respond(session, to: prompt, schema: schema, typeName: typeName, includeSchema: includeSchema, options: options,
+                                 reasoningLevel: reasoningLevel, at: callSite)
+    }
+
+    /// A recorded `respond`: runs as a stream so clients see progress live; the result is the same Response. A
+    /// server model answers it in one JSON response, as respond(to:) asks: its usage is exact (llama-cpp-python
+    /// reports none in a stream).
+    func respond(_ session: LanguageModelSession, to prompt: Prompt, schema: GenerationSchema?, typeName: String?, includeSchema: Bool,
+                 options: GenerationOptions, reasoningLevel: ReasoningLevel?, at callSite: CallSite) async throws -> Value {
         let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options,
                                             reasoningLevel: reasoningLevel, serverSentEvents: false)
         let response = try await watchingServerState {
@@ -156,7 +162,7 @@ extension Interpreter {
                 let value = convert(snapshot.rawContent, schema: stream.schema)
                 recorder.publishSnapshot(stream.site, kind: .stream, typeName: stream.typeName, value: value, tokens: snapshot.tokenCount)
                 let flow = try await withScope { () -> Flow in
-                    try bind(loop.pattern, to: .snapshot(content: value, raw: snapshot.rawContent))
+                    try bind(loop.pattern, to: .snapshot(content: value, raw: snapshot.rawContent, usage: snapshot.usage, entries: snapshot.transcriptEntries))
                     return try await execute(loop.body.statements)
                 }
                 if case .breakLoop = flow { break }

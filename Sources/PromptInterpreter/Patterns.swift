@@ -164,9 +164,8 @@ extension Interpreter {
         guard let payloadPatterns, let context = Self.errorPayload(error, caseName: name, written: written?.trimmedDescription) else { return [] }
         var payload = [context]
         if let generation = error as? GenerationError, generation.caseName == "refusal", payloadPatterns.count == 2 {
-            payload.insert(.structure(type: "GenerationError.Refusal", fields: [
-                (name: "description", value: .string(generation.context.debugDescription)),
-            ]), at: 0)
+            payload.insert(Self.refusalValue(type: "LanguageModelSession.GenerationError.Refusal", entries: [],
+                                             description: generation.context.debugDescription), at: 0)
         }
         var bindings: [(String, Value)] = []
         for (argument, item) in zip(payloadPatterns.suffix(payload.count), payload) {
@@ -260,9 +259,8 @@ extension Interpreter {
             }
             var payload = [context]
             if let generation = error as? GenerationError, generation.caseName == "refusal" {
-                payload.insert(.structure(type: "GenerationError.Refusal", fields: [
-                    (name: "description", value: .string(generation.context.debugDescription)),
-                ]), at: 0)
+                payload.insert(Self.refusalValue(type: "LanguageModelSession.GenerationError.Refusal", entries: [],
+                                                 description: generation.context.debugDescription), at: 0)
             }
             for (name, value) in zip(names, payload.suffix(names.count)) where name != "_" { bindings.append((name, value)) }
         }

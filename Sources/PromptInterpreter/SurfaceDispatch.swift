@@ -21,7 +21,7 @@ package struct BuiltinCall {
 
     package func arguments(_ interpreter: Interpreter) async throws -> Arguments {
         guard let call else { return Arguments(items: []) }
-        return try await interpreter.arguments(call.arguments)
+        return try await interpreter.arguments(call.arguments, parameters: entry.parameters ?? [])
     }
 
     /// The call node (every callable entry has one).
@@ -119,6 +119,47 @@ extension Interpreter {
         return try await runResolved(resolution, name: name, typeName: "", base: .null, baseExpr: nil, e, isStatic: true)
     }
 
+    /// The arguments of a table call. An implicit member call (`.init(totalTokenCount: 3, cachedTokenCount: 0)`,
+    /// `.random(top: 5)`) gets its type from the parameter it is passed to, as in Swift; so do the elements of an
+    /// array literal passed to an array parameter.
+    package func arguments(_ list: LabeledExprListSyntax, parameters: [SurfaceParameter]) async throws -> Arguments {
+        var items: [(label: String?, value: Value, syntax: ExprSyntax)] = []
+        for (index, argument) in list.enumerated() {
+            let label = argument.label?.text
+            let parameter = parameters.first { $0.label == label && label != nil } ?? (label == nil && index < parameters.count ? parameters[index] : nil)
+            let value = if let parameter { try await evaluate(argument.expression, expecting: parameter.type) } else { try await evaluate(argument.expression) }
+            items.append((label, value, argument.expression))
+        }
+        return Arguments(items: items)
+    }
+
+    /// An expression whose context type is `type` (a table type, optional, or an array of one).
+    func evaluate(_ expr: ExprSyntax, expecting type: String) async throws -> Value {
+        let type = type.hasSuffix("?") ? String(type.dropLast()) : type
+        if type.hasPrefix("["), type.hasSuffix("]"), !type.contains(":"), let array = expr.as(ArrayExprSyntax.self),
+           array.elements.contains(where: { Self.implicitMemberCall($0.expression) != nil }) {
+            let element = String(type.dropFirst().dropLast())
+            var items: [Value] = []
+            for item in array.elements { items.append(try await evaluate(item.expression, expecting: element)) }
+            let value = Value.array(items)
+            try budget.value(value, expr)
+            return value
+        }
+        if let (name, call) = Self.implicitMemberCall(expr), let canonical = Surface.table.canonicalName(type),
+           !(name == "init" ? Surface.table.initializers(of: canonical) : Surface.table.members(of: canonical, named: name, isStatic: true)).isEmpty {
+            let typed = name == "init" ? try await surfaceInitializer(canonical, call) : try await surfaceStaticCall(name, of: canonical, call)
+            if let typed { return typed }
+        }
+        return try await evaluate(expr)
+    }
+
+    /// `.name(...)` with no base: the member's name and the call.
+    static func implicitMemberCall(_ expr: ExprSyntax) -> (String, FunctionCallExprSyntax)? {
+        guard let call = expr.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+              member.base == nil else { return nil }
+        return (member.declName.baseName.text, call)
+    }
+
     func runResolved(_ resolution: SurfaceTable.Resolution, name: String, typeName: String, base: Value, baseExpr: ExprSyntax?,
                              _ e: FunctionCallExprSyntax, isStatic: Bool) async throws -> Value? {
         switch resolution {
@@ -152,6 +193,7 @@ extension Value {
         case .range, .doubleRange: "Range"
         case .data: "Data"
         case .content: "GeneratedContent"
+        case .schema: "GenerationSchema"
         case .model: "SystemLanguageModel"
         case .serverModel: "PrivateCloudComputeLanguageModel"
         case .session: "LanguageModelSession"

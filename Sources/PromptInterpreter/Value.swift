@@ -28,7 +28,7 @@ package indirect enum Value: @unchecked Sendable {
     case session(LanguageModelSession)
     case response(ResponseValue)
     case stream(StreamValue)
-    case snapshot(content: Value, raw: GeneratedContent)
+    case snapshot(content: Value, raw: GeneratedContent, usage: Usage, entries: ArraySlice<Transcript.Entry>)
     case options(GenerationOptions)
     case samplingMode(GenerationOptions.SamplingMode)
     case toolCallingMode(GenerationOptions.ToolCallingMode)
@@ -166,7 +166,7 @@ extension Value {
         case .session: return "LanguageModelSession"
         case .response(let r): return r.content.description
         case .stream: return "ResponseStream"
-        case .snapshot(let content, _): return content.description
+        case .snapshot(let content, _, _, _): return content.description
         case .options(let o): return Value.describe(o)
         case .samplingMode(let m): return "\(m.kind)"
         case .toolCallingMode(let m): return "\(m.kind)"
@@ -287,7 +287,7 @@ extension Value {
             }))])
         case .content(let c): return c
         case .response(let r): return r.rawContent
-        case .snapshot(_, let raw): return raw
+        case .snapshot(_, let raw, _, _): return raw
         case .set(let a): return GeneratedContent(elements: a.map(\.generatedContent))
         default: return GeneratedContent(description)
         }

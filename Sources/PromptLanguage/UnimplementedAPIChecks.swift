@@ -32,6 +32,22 @@ struct UnimplementedAPIChecks {
         "LanguageModelCapabilities": "use the embedded model (SystemLanguageModel.default) or --model",
         "ChatCompletionsLanguageModel": "run another GGUF model with --model (or the server model of fmplay's configuration)",
         "SessionPropertyKey": "declare the property in extension SessionPropertyValues { @SessionPropertyEntry var name: T = ... }",
+        "AttachmentSegment": "describe the image in the prompt text (prompt files have no images)",
+        "ImageReference": "describe the image in the prompt text (prompt files have no images)",
+        "Adapter": "fmplay runs GGUF models, not adapters: pass another model with --model or FMPLAY_MODEL",
+    ]
+
+    /// The era of a name that is not 27.0's (for the message).
+    static let eras: [String: String] = [
+        "Adapter": "FoundationModels 26, deprecated in 26.4 and obsoleted in 27.0",
+    ]
+
+    /// Argument labels of API forms fmplay does not implement: the type called, the label, why and what instead.
+    static let unimplementedLabels: [(type: String, label: String, era: String, advice: String)] = [
+        ("SystemLanguageModel", "adapter", "FoundationModels 26, obsoleted in 27.0",
+         "fmplay runs GGUF models, not adapters: pass another model with --model or FMPLAY_MODEL"),
+        ("LanguageModelSession", "guardrails", "the FoundationModels 26.0 betas",
+         "guardrails moved to the model: LanguageModelSession(model: SystemLanguageModel(guardrails: .permissiveContentTransformations), ...)"),
     ]
 
     /// Protocols a file type may not adopt (fmplay cannot run such a conformance).
@@ -60,12 +76,24 @@ struct UnimplementedAPIChecks {
             super.init(viewMode: .sourceAccurate)
         }
 
-        func report(_ name: String, _ node: some SyntaxProtocol, _ advice: String) {
+        func report(_ name: String, _ node: some SyntaxProtocol, _ advice: String, era: String? = nil) {
             let start = node.positionAfterSkippingLeadingTrivia.utf8Offset
             guard reported.insert(start).inserted else { return }
             let end = node.endPositionBeforeTrailingTrivia.utf8Offset
+            let era = era ?? UnimplementedAPIChecks.eras[name] ?? "FoundationModels 27.0"
             diagnostics.append(Diagnostic(.unimplementedAPI, at: source.range(start..<end),
-                                          "\(name) (FoundationModels 27.0) is not implemented by fmplay; \(advice)"))
+                                          "\(name) (\(era)) is not implemented by fmplay; \(advice)"))
+        }
+
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            let callee = node.calledExpression.trimmedText
+            for argument in node.arguments {
+                guard let label = argument.label?.text,
+                      let form = UnimplementedAPIChecks.unimplementedLabels.first(where: { $0.type == callee && $0.label == label }),
+                      !declared.contains(callee) else { continue }
+                report("\(callee)(\(label):)", argument.label!, form.advice, era: form.era)
+            }
+            return .visitChildren
         }
 
         func check(name: String, _ node: some SyntaxProtocol) {
@@ -81,8 +109,8 @@ struct UnimplementedAPIChecks {
         override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
             // LanguageModelSession.AnyDynamicProfile(...), DynamicInstructions.Builder...
             if let base = node.base?.as(DeclReferenceExprSyntax.self),
-               ["LanguageModelSession", "DynamicInstructions", "Transcript", "FoundationModels"].contains(base.baseName.text) {
-                check(name: node.declName.baseName.text, node)
+               ["LanguageModelSession", "DynamicInstructions", "Transcript", "FoundationModels", "SystemLanguageModel"].contains(base.baseName.text) {
+                check(name: node.declName.baseName.text, node.declName)
             }
             return .visitChildren
         }

@@ -32,6 +32,9 @@ public struct Definition: Sendable, Hashable {
     public var name: String
     public var description: String?
     public var kind: Kind
+    /// DynamicGenerationSchema's `representNilExplicitlyInGeneratedContent`: an absent optional property of
+    /// this object appears in the generated content as null.
+    public var representsNilExplicitly = false
 
     public enum Kind: Sendable, Hashable {
         /// A struct: properties in declaration order.

@@ -232,7 +232,8 @@ final class ModelCallTests: XCTestCase {
             }
             """)
         XCTAssertEqual(prints(result), [
-            "a riddle", "GenerationSchema.SchemaError.undefinedReferences: Answer are not defined; pass them in dependencies:",
+            "a riddle", "undefinedReferences(schema: \"Riddle\", references: [\"Answer\"], "
+                + "context: GenerationSchema.SchemaError.Context(debugDescription: \"Answer is not defined; pass it in dependencies:\"))",
         ])
         let call = result.blocks[0].results[0]
         XCTAssertEqual(call.typeName, "Riddle")

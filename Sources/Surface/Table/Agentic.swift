@@ -22,7 +22,7 @@ extension Surface {
         MemberSpec("func onReasoning(perform: () -> Void) -> LanguageModelSession.Profile", "Runs after reasoning is added (models with a thinking mode)."),
         MemberSpec("func onToolCall(perform: () -> Void) -> LanguageModelSession.Profile", "Runs for each tool call, before the tool runs."),
         MemberSpec("func onToolOutput(perform: () -> Void) -> LanguageModelSession.Profile", "Runs after each tool output is added."),
-        MemberSpec("func rollingWindow(size: Any) -> LanguageModelSession.Profile",
+        MemberSpec("func rollingWindow(size: RollingWindowSize) -> LanguageModelSession.Profile",
                    "FoundationModelsUtilities: the model sees the last n entries (.entries(n)).", .v27_0),
         MemberSpec("func rollingWindow(entries: Int) -> LanguageModelSession.Profile",
                    "FoundationModelsUtilities: the model sees the last n entries.", .v27_0),
@@ -54,6 +54,10 @@ extension Surface {
                     "The talk's spelling of TranscriptErrorHandlingPolicy (the documentation declares it at top level).", [
             MemberSpec("static var revertTranscript: TranscriptErrorHandlingPolicy", "Back to the state before the request (the default)."),
             MemberSpec("static var preserveTranscript: TranscriptErrorHandlingPolicy", "Keep it as it was when the error happened."),
+        ]),
+        SurfaceType(.enum, "RollingWindowSize", .v27_0, module: "FoundationModelsUtilities",
+                    "FoundationModelsUtilities: how much history .rollingWindow(size:) keeps.", [
+            MemberSpec("case entries(_: Int)", "The last n transcript entries."),
         ]),
         SurfaceType(.class, "SkillActivations", .v27_0, module: "FoundationModelsUtilities",
                     "FoundationModelsUtilities: which instruction skills are active (shared by Skills and your code).", [

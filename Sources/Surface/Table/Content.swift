@@ -14,7 +14,8 @@ extension Surface {
         SurfaceType(.struct, "GeneratedContent", .v26_0,
                     "A generated value of any shape (its properties also answer by name, as the value's fields).", [
             MemberSpec("init(_: Any)", "Content from a value."),
-            MemberSpec("init(properties: [String: Any])", "An object with these properties."),
+            MemberSpec("init(_: Any, id: GenerationID)", "Content from a value, with the identifier of the generation it belongs to."),
+            MemberSpec("init(properties: [String: Any], id: GenerationID? = nil)", "An object with these properties."),
             MemberSpec("init(json: String) throws", "Content parsed from JSON."),
             MemberSpec("var jsonString: String", "The content as JSON."),
             MemberSpec("var isComplete: Bool", "Whether the content is complete (false in stream snapshots)."),
@@ -22,10 +23,21 @@ extension Surface {
             MemberSpec("var description: String", "The content as text."),
             MemberSpec("func value(_: Any.Type = Any.self) throws -> Any", "The content as a value."),
             MemberSpec("func value(_: Any.Type = Any.self, forProperty: String) throws -> Any", "The value of one property; throws when it is missing."),
-            MemberSpec("init(kind: GeneratedContent.Kind)", "Content of a kind (`.string(\"Hi\")`, `.structure(properties:orderedKeys:)`...)."),
-            MemberSpec("init(elements: [Any])", "Array content of these values."),
+            MemberSpec("init(kind: GeneratedContent.Kind, id: GenerationID? = nil)", "Content of a kind (`.string(\"Hi\")`, `.structure(properties:orderedKeys:)`...)."),
+            MemberSpec("init(elements: [Any], id: GenerationID? = nil)", "Array content of these values."),
+            MemberSpec("var id: GenerationID?", "The identifier of the generation this content belongs to (streamed snapshots of one response share it), or nil."),
+            MemberSpec("var debugDescription: String", "The content as text, for debugging."),
             MemberSpec("var kind: GeneratedContent.Kind",
                        "What the content is: null, bool, number, string, array or structure (a property named kind of partially generated content answers first)."),
+        ]),
+        SurfaceType(.struct, "GenerationID", .v26_0, "A unique identifier of one generated value (Hashable: compare with ==).", [
+            MemberSpec("init()", "A new unique identifier (seeded: runs repeat)."),
+        ]),
+        SurfaceType(.struct, "GeneratedContent.ParsingError", .v27_0,
+                    "Content that does not parse: GeneratedContent(json:) with text that is not JSON (27.0's replacement for decodingFailure).", [
+            MemberSpec("var rawContent: String", "The text that did not parse."),
+            MemberSpec("var underlyingError: Error?", "The parser's error, or nil."),
+            MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.enum, "GeneratedContent.Kind", .v26_0, "The shape of generated content.", [
             MemberSpec("case null", "No value."),
@@ -37,10 +49,26 @@ extension Surface {
         ]),
         SurfaceType(.struct, "GenerationSchema", .v26_0, "A schema built at run time from DynamicGenerationSchema values.", [
             MemberSpec("init(root: DynamicGenerationSchema, dependencies: [DynamicGenerationSchema] = []) throws",
-                       "The schema of `root`, with the schemas it refers to by name."),
+                       "The schema of `root`, with the schemas it refers to by name. Throws a GenerationSchema.SchemaError when a reference is undefined, two schemas share a name, an object repeats a property or a choice has no members."),
+            MemberSpec("var debugDescription: String", "The schema as JSON Schema text."),
+        ]),
+        SurfaceType(.enum, "GenerationSchema.SchemaError", .v26_0, "Why GenerationSchema(root:dependencies:) failed (catch by case).", [
+            MemberSpec("case duplicateProperty(schema: String, property: String, context: GenerationSchema.SchemaError.Context)",
+                       "An object schema has two properties with the same name."),
+            MemberSpec("case duplicateType(schema: String?, type: String, context: GenerationSchema.SchemaError.Context)",
+                       "Two different schemas have the same name (or a choice lists a member twice)."),
+            MemberSpec("case emptyTypeChoices(schema: String, context: GenerationSchema.SchemaError.Context)", "An anyOf: choice has no members."),
+            MemberSpec("case undefinedReferences(schema: String?, references: [String], context: GenerationSchema.SchemaError.Context)",
+                       "A schema refers to names that are neither the root nor a dependency."),
+        ]),
+        SurfaceType(.struct, "GenerationSchema.SchemaError.Context", .v26_0, "What a schema error carries.", [
+            MemberSpec("init(debugDescription: String)", "A context with this description."),
+            MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "DynamicGenerationSchema", .v26_0, "A schema described at run time.", [
             MemberSpec("init(name: String, description: String? = nil, properties: [DynamicGenerationSchema.Property])", "An object schema."),
+            MemberSpec("init(name: String, description: String? = nil, representNilExplicitlyInGeneratedContent: Bool, properties: [DynamicGenerationSchema.Property])",
+                       "An object schema whose absent optional properties appear as null in the generated content when the flag is true.", .v26_4),
             MemberSpec("init(name: String, description: String? = nil, anyOf: [Any])",
                        "A choice: string values (a string enum) or object schemas (a union)."),
             MemberSpec("init(arrayOf: DynamicGenerationSchema, minimumElements: Int? = nil, maximumElements: Int? = nil)", "An array schema."),
@@ -173,6 +201,7 @@ extension Surface {
             MemberSpec("case positive", "The response was good."),
             MemberSpec("case negative", "The response was bad."),
             MemberSpec("case neutral", "Neither."),
+            MemberSpec("static var allCases: [LanguageModelFeedback.Sentiment]", "Every sentiment (CaseIterable)."),
         ]),
         SurfaceType(.struct, "LanguageModelFeedback.Issue", .v26_0, "One problem with a response.", [
             MemberSpec("init(category: LanguageModelFeedback.Issue.Category, explanation: String? = nil)", "An issue of a category, explained."),
@@ -188,6 +217,7 @@ extension Surface {
             MemberSpec("case triggeredGuardrailUnexpectedly", "A guardrail stopped a harmless request."),
             MemberSpec("case unhelpful", "The response does not help."),
             MemberSpec("case vulgarOrOffensive", "The response is offensive."),
+            MemberSpec("static var allCases: [LanguageModelFeedback.Issue.Category]", "Every category (CaseIterable)."),
         ]),
     ]
 }

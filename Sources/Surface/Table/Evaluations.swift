@@ -51,6 +51,8 @@ extension Surface {
             MemberSpec("var transcript: StructuredTranscript", "The transcript, or nil."),
         ]),
         SurfaceType(.struct, "StructuredTranscript", .v27_0, module: "Evaluations", "A session's transcript as evaluators read it.", [
+            MemberSpec("init(toolCalls: [Transcript.ToolCall] = [], toolOutputs: [Transcript.ToolOutput] = [], instructionText: String = \"\", prompts: [String] = [], responses: [Transcript.Response] = [])",
+                       "A transcript written by hand (for a ModelSubject in a test): tool outputs and responses are read as their text."),
             MemberSpec("var toolCalls: [Any]", "The tool calls, in order (toolName, arguments)."),
             MemberSpec("var toolOutputs: [String]", "The tools' outputs, in order."),
             MemberSpec("var instructionText: String", "The instructions."),

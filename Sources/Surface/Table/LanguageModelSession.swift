@@ -111,8 +111,14 @@ extension Surface {
                     "The answer so far (in the 26.0 betas the element was the partial value itself, so its members answer too).", [
             MemberSpec("var content: Content.PartiallyGenerated", "The value generated so far."),
             MemberSpec("var rawContent: GeneratedContent", "The value so far as GeneratedContent."),
+            MemberSpec("var transcriptEntries: [Transcript.Entry]", "The entries the response has added so far: its prompt, tool calls and outputs.", .v27_0),
+            MemberSpec("var usage: LanguageModelSession.Usage",
+                       "Tokens so far: output as it is generated, a turn's input once the turn ends; the last snapshot has the response's usage.", .v27_0),
         ]),
         SurfaceType(.struct, "LanguageModelSession.Usage", .v27_0, "Token counts of a response or a session.", [
+            MemberSpec("init(input: LanguageModelSession.Usage.Input, output: LanguageModelSession.Usage.Output, metadata: [String: Any] = [:])",
+                       "A usage value with these counts (for a model of your own or a test)."),
+            MemberSpec("var metadata: [String: GeneratedContent]", "Further statistics by name; fmplay's models report none, so it is empty unless given to init."),
             MemberSpec("var input: LanguageModelSession.Usage.Input", "Prompt-side counts."),
             MemberSpec("var output: LanguageModelSession.Usage.Output", "Response-side counts."),
             MemberSpec("var totalTokenCount: Int", "Prompt plus response tokens."),
@@ -125,10 +131,12 @@ extension Surface {
             MemberSpec("var totalTokens: Int", "fmplay's name for totalTokenCount."),
         ]),
         SurfaceType(.struct, "LanguageModelSession.Usage.Input", .v27_0, "Prompt-side token counts.", [
+            MemberSpec("init(totalTokenCount: Int, cachedTokenCount: Int)", "Prompt-side counts: all tokens, and of those the ones served from a cache."),
             MemberSpec("var totalTokenCount: Int", "Tokens of the context the answer was generated from."),
             MemberSpec("var cachedTokenCount: Int", "Of those, tokens reused from the KV cache."),
         ]),
         SurfaceType(.struct, "LanguageModelSession.Usage.Output", .v27_0, "Response-side token counts.", [
+            MemberSpec("init(totalTokenCount: Int, reasoningTokenCount: Int)", "Response-side counts: all generated tokens, and of those the reasoning ones."),
             MemberSpec("var totalTokenCount: Int", "Generated tokens, tool calls included."),
             MemberSpec("var reasoningTokenCount: Int", "Reasoning tokens (0 unless the model has a thinking mode)."),
         ]),
@@ -146,33 +154,47 @@ extension Surface {
             MemberSpec("case unsupportedLanguageOrLocale(_: LanguageModelError.UnsupportedLanguageOrLocale)", "The language is not supported."),
         ]),
         SurfaceType(.struct, "LanguageModelError.ContextSizeExceeded", .v27_0, "What contextSizeExceeded carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var contextSize: Int", "The model's context size in tokens."),
             MemberSpec("var tokenCount: Int", "The tokens the request needed (0 when the server did not say)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.RateLimited", .v27_0, "What rateLimited carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var resetDate: Date?", "When requests are allowed again, or nil when the server did not say."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.Refusal", .v27_0, "What refusal carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
+            MemberSpec("init(explanation: String, debugDescription: String, metadata: [String: Any])",
+                       "A refusal with its explanation (for a model of your own or a test)."),
+            MemberSpec("var explanation: LanguageModelSession.Response",
+                       "The explanation, read with try await: the one given to init, else the default model explains from the transcript."),
+            MemberSpec("var explanationStream: LanguageModelSession.ResponseStream", "The explanation as it is generated (iterate with for try await)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.Timeout", .v27_0, "What timeout carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.GuardrailViolation", .v27_0, "What guardrailViolation carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.UnsupportedCapability", .v27_0, "What unsupportedCapability carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "Which capability the model lacks."),
         ]),
         SurfaceType(.struct, "LanguageModelError.UnsupportedTranscriptContent", .v27_0, "What unsupportedTranscriptContent carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.UnsupportedGenerationGuide", .v27_0, "What unsupportedGenerationGuide carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.UnsupportedLanguageOrLocale", .v27_0, "What unsupportedLanguageOrLocale carries.", [
+            MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.enum, "LanguageModelSession.Error", .v27_0, "A failure caused by incorrect use of a session (catch by case).", [
@@ -180,6 +202,10 @@ extension Surface {
             MemberSpec("case transcriptMutationWhileResponding", "session.transcript was set while a request was in progress."),
         ]),
         SurfaceType(.struct, "LanguageModelSession.GenerationError.Refusal", .v26_0, "Why the model refused (the first value of .refusal).", [
+            MemberSpec("init(transcriptEntries: [Transcript.Entry])", "A refusal of the request these entries end with."),
+            MemberSpec("var explanation: LanguageModelSession.Response",
+                       "The model's explanation of the refusal, read with try await: the default model, given the refusal's transcript entries, explains why it declined."),
+            MemberSpec("var explanationStream: LanguageModelSession.ResponseStream", "The explanation as it is generated (iterate with for try await)."),
             MemberSpec("var description: String", "The refusal as text."),
         ]),
         SurfaceType(.struct, "LanguageModelSession.GenerationError.Context", .v26_0, "What a generation error carries.", [

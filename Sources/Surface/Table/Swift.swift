@@ -263,6 +263,7 @@ extension Surface {
             MemberSpec("var debugDescription: String", "The error's context: a GenerationError's debug description."),
             MemberSpec("var errorDescription: String?", "What went wrong, as a sentence (LocalizedError: the FoundationModels errors)."),
             MemberSpec("var failureReason: String?", "Why it went wrong: a FoundationModels error's debug description, else nil."),
+            MemberSpec("var recoverySuggestion: String?", "How to recover (LocalizedError); fmplay's errors offer none, so nil."),
             MemberSpec("var underlyingError: Error", "What a tool threw (ToolCallError)."),
             MemberSpec("var tool: Any", "The tool that threw (ToolCallError): the file's tool value."),
         ]),

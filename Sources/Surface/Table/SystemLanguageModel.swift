@@ -13,6 +13,13 @@ extension Surface {
             MemberSpec("func tokenCount(for: Any) async throws -> Int",
                        "Tokens the model's tokenizer counts for a prompt, instructions, tools, a schema or transcript entries.", .v26_4),
             MemberSpec("func supportsLocale(_: Locale = Locale.current) -> Bool", "Whether the model supports the locale's language (no argument: English)."),
+            MemberSpec("var variant: SystemLanguageModel.Variant",
+                       "The variant of the model behind this instance (fmplay: the configured model, named by its file; neither core3 nor coreAdvanced3).", .v27_0),
+        ]),
+        SurfaceType(.struct, "SystemLanguageModel.Variant", .v27_0, "The variant of an on-device model (Hashable: compare with ==).", [
+            MemberSpec("static var core3: SystemLanguageModel.Variant", "AFM 3 Core."),
+            MemberSpec("static var coreAdvanced3: SystemLanguageModel.Variant", "AFM 3 Core Advanced."),
+            MemberSpec("var displayName: String", "The user-facing name of the variant (fmplay: the model's name for the configured model)."),
         ]),
         SurfaceType(.struct, "SystemLanguageModel.UseCase", .v26_0, "What the model is specialized for.", [
             MemberSpec("static var general: SystemLanguageModel.UseCase", "General prompting."),
@@ -49,6 +56,8 @@ extension Surface {
             MemberSpec("var contextSize: Int", "The context size the server reports, else 32768 (read with try await)."),
             MemberSpec("var quotaUsage: PrivateCloudComputeLanguageModel.QuotaUsage", "The request budget, from the server's rate-limit headers."),
             MemberSpec("func supportsLocale(_: Locale = Locale.current) -> Bool", "Whether the model supports the locale (any, once a server is configured)."),
+            MemberSpec("var supportedLanguages: [Locale.Language]",
+                       "The languages the server model supports (read with try await). Servers do not list their languages, so the set is empty; supportsLocale(_:) accepts any locale once a server is configured.."),
         ]),
         SurfaceType(.enum, "PrivateCloudComputeLanguageModel.Availability", .v27_0, "Whether the server model can be used.", [
             MemberSpec("case available", "The server answers."),

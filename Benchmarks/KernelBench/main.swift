@@ -33,6 +33,8 @@ let skipMatmul = arguments.contains("--no-matmul")
 /// `TransformerWeights.interleaveOutputRows`); `--interleave-all` interleaves every matrix that can be.
 let interleaveOutput = !arguments.contains("--row-major")
 let interleaveAll = arguments.contains("--interleave-all")
+/// `--llamacpp` times llama.cpp's exact summation orders (`KernelContext.ggmlOrder`, `Numerics.llamaCpp`).
+let ggmlOrder = arguments.contains("--llamacpp")
 let minimumSeconds = 1.0
 let layerFormat = arguments.contains("--q8") ? QuantFormat.q8_0
     : arguments.contains("--q4k") ? QuantFormat.q4_K : arguments.contains("--q5") ? QuantFormat.q5_0 : QuantFormat.q4_1
@@ -83,9 +85,10 @@ func measure(_ body: () -> Void) -> Double {
     return times[0]
 }
 
-print("Kernel benchmark (\(gemma ? "Gemma 3 270M Q4_K_M shapes" : "layers \(layerFormat)"), output Q8_0\(interleaveOutput ? " with interleaved rows" : "")\(interleaveAll ? ", every matrix interleaved" : "")); prompt batch \(promptTokens) tokens")
+print("Kernel benchmark (\(gemma ? "Gemma 3 270M Q4_K_M shapes" : "layers \(layerFormat)"), output Q8_0\(interleaveOutput ? " with interleaved rows" : "")\(interleaveAll ? ", every matrix interleaved" : "")\(ggmlOrder ? ", llama.cpp order" : "")); prompt batch \(promptTokens) tokens")
 for threads in threadCounts {
     let context = KernelContext(threads: threads)
+    context.ggmlOrder = ggmlOrder
     clock = threads == 1 ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC
     print("\nthreads \(threads) (\(threads == 1 ? "thread CPU time" : "wall time"), fastest call)")
     print("shape".padding(toLength: 22, withPad: " ", startingAt: 0), "fmt ", "   matvec µs   GB/s  GFLOP/s", "   matmul ms GFLOP/s")

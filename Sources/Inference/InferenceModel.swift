@@ -64,10 +64,13 @@ public enum Numerics: String, Sendable, CaseIterable {
     /// The engine's own kernels (the default): each block's eight partial sums are
     /// reduced as integers first, one fused multiply-add per block and output.
     case fast
-    /// llama.cpp's order for the 32-element formats (Q8_0, Q4_0, Q4_1, Q5_0, Q5_1): eight
-    /// F32 lanes per output, one fused multiply-add per lane and block, ggml's horizontal
-    /// sum (`GGMLOrderKernels`). With it, SmolLM2's greedy output equals llama.cpp's bit
-    /// for bit; the matrix products cost about 20% more. The K-quants keep their kernels.
+    /// llama.cpp's order for the quantized products (`GGMLOrderKernels`): the 32-element
+    /// formats (Q8_0, Q4_0, Q4_1, Q5_0, Q5_1) with eight F32 lanes per output, one fused
+    /// multiply-add per lane and block and ggml's horizontal sum; Q4_K as its repacked
+    /// `q4_K_8x8` kernels and Q6_K as `ggml_vec_dot_q6_K_q8_K` (both with the orders llama.cpp
+    /// uses for a batch's size). With it, SmolLM2's and Gemma 3's greedy logits equal those of
+    /// llama.cpp built for AVX2 bit for bit; the matrix products cost more (about 20% for the
+    /// 32-element formats, several times for the K-quants).
     case llamaCpp = "llama.cpp"
     /// `llamaCpp` as an AVX-512 build of llama.cpp computes it (the shared reference data was
     /// recorded with one): the same products, but the F16 Q·K dot product in 16-lane order

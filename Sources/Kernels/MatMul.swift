@@ -13,9 +13,10 @@
 /// calls do not allocate.
 public final class KernelContext: @unchecked Sendable {
     public let pool: ThreadPool
-    /// Quantized products of the 32-element formats (Q8_0, Q4_0, Q4_1, Q5_0, Q5_1) in exactly
-    /// llama.cpp's floating-point order (`GGMLOrderKernels`): bit-identical to its CPU path
-    /// on x86, about 20% slower per product than the default kernels. K-quants are unaffected.
+    /// Quantized products in exactly llama.cpp's floating-point order (`GGMLOrderKernels`: the
+    /// 32-element formats, about 20% slower per product than the default kernels; Q4_K and Q6_K
+    /// through `GGMLOrderKernels.superblockRows`, much slower): bit-identical to its CPU path on x86.
+    /// Q4_K and Q6_K results then depend on the number of tokens in the product, as llama.cpp's do.
     public var ggmlOrder = false
     /// Elementwise and attention kernels that differ between ggml's AVX2 and AVX-512 builds
     /// (SiLU's exponential, the F16 Q·K dot product) take the AVX-512 build's order; read

@@ -404,10 +404,15 @@ enum TiledKernels {
     /// quantized (`tokens` rows of `rowBytes` at `activations`), token groups packed at `groups`.
     /// `range` starts at a multiple of 8.
     /// With `ggmlOrder`, the 32-element formats take `GGMLOrderKernels` (llama.cpp's exact
-    /// summation order, slower); the K-quants always take `rows8`/`tokens8`.
+    /// summation order, slower) and Q4_K/Q6_K `GGMLOrderKernels.superblockRows`.
     static func rows<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer,
                                       rowBytes: Int, groups: UnsafeRawPointer, tokens: Int,
                                       output: UnsafeMutablePointer<Float>, outputStride: Int, ggmlOrder: Bool) {
+        if ggmlOrder && (W.format == .q4_K || W.format == .q6_K) {
+            GGMLOrderKernels.superblockRows(W.format, matrix, range, activations: activations, rowBytes: rowBytes,
+                                            tokens: tokens, output: output, outputStride: outputStride)
+            return
+        }
         let groupCount = tokens / 8
         tokenGroups(W.self, matrix, range, groups: groups, groupCount: groupCount, output: output,
                     outputStride: outputStride, ggmlOrder: ggmlOrder)

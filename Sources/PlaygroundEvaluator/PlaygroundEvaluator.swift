@@ -117,7 +117,7 @@ public struct PlaygroundEvaluator: Sendable {
         let trait = context.testEvaluation(of: block)
         let variables = context.topLevelVariables.filter { content.covers($0.positionAfterSkippingLeadingTrivia.utf8Offset) }
         let outcome = await runWithTimeout {
-            try await interpreter.runBlock(context.body(of: block)!, variables: variables, evaluates: trait)
+            try await interpreter.runBlock(context.body(of: block)!, variables: variables, evaluates: trait, suite: block.testSuite)
         }
         result.duration = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
             + Double((ContinuousClock.now - start).components.seconds)

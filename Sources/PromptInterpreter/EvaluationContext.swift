@@ -78,8 +78,12 @@ package final class EvaluationContext: @unchecked Sendable {
         self.configuration = configuration
         let folded = OperatorTable.standardOperators.foldAll(file.syntax) { _ in }
         types = TypeTable(folded.as(SourceFileSyntax.self) ?? file.syntax)
+        testBodies = Set(file.playgrounds.filter(\.isTest).map { $0.body.position.utf8Offset })
         index(Syntax(folded), scope: nil)
     }
+
+    /// The body offsets of the `@Test` functions the front end made blocks (top level and suite members).
+    private var testBodies: Set<Int> = []
 
     private func index(_ node: Syntax, scope: String?) {
         if let decl = node.as(VariableDeclSyntax.self), let scope {
@@ -118,8 +122,8 @@ package final class EvaluationContext: @unchecked Sendable {
         if let closure = node.as(ClosureExprSyntax.self) {
             bodies[closure.statements.position.utf8Offset] = closure.statements
         }
-        // A top-level @Test function is a block; its `.evaluates(...)` argument runs first.
-        if scope == nil, let function = node.as(FunctionDeclSyntax.self), let body = function.body,
+        // A @Test function the front end made a block (top level or in a suite type); its `.evaluates(...)` argument runs first.
+        if let function = node.as(FunctionDeclSyntax.self), let body = function.body, testBodies.contains(body.statements.position.utf8Offset),
            let test = function.attributes.compactMap({ $0.as(AttributeSyntax.self) }).first(where: { $0.attributeName.trimmedDescription == "Test" }) {
             bodies[body.statements.position.utf8Offset] = body.statements
             if case .argumentList(let list)? = test.arguments {

@@ -442,13 +442,38 @@ extension Interpreter {
     /// The byte range of the statement being executed (where uncaught errors are reported).
     package var currentStatement: Range<Int> { currentStatementRange }
 
-    /// Evaluates the given top-level constants (those the block uses), then the block body.
+    /// Evaluates the given top-level constants (those the block uses), then the block body; a `@Test` method of a
+    /// `suite` type runs (trait and body) as a method of a new `Suite()`, as Swift Testing does.
     package func runBlock(_ body: CodeBlockItemListSyntax, variables: [VariableDeclSyntax],
-                  evaluates: (ExprSyntax, FunctionCallExprSyntax)? = nil) async throws {
+                  evaluates: (ExprSyntax, FunctionCallExprSyntax)? = nil, suite: String? = nil) async throws {
         for variable in variables {
             currentStatementRange = variable.positionAfterSkippingLeadingTrivia.utf8Offset..<variable.endPositionBeforeTrailingTrivia.utf8Offset
             try await declare(variable)
         }
+        guard let suite else { return try await runTest(body, evaluates: evaluates) }
+        let instance = try await suiteInstance(suite, at: body)
+        try await asMember(instance, name: suite, at: body) { try await runTest(body, evaluates: evaluates) }
+    }
+
+    /// `Suite()`: its `init()`, or its stored properties' starting values when it declares no initializer.
+    private func suiteInstance(_ suite: String, at node: CodeBlockItemListSyntax) async throws -> Value {
+        currentStatementRange = node.position.utf8Offset..<node.position.utf8Offset
+        if let value = try await constructUser(suite, [], at: node) { return value }
+        guard let info = types.type(suite), info.kind == .struct, info.initializers.isEmpty else {
+            throw error("the test suite \(suite) needs an init() without arguments (Swift Testing creates one instance per test)", node)
+        }
+        // The implicit init() exists only when every stored property has a starting value (or is optional).
+        if let missing = info.stored.first(where: { $0.initializer == nil && !$0.isLazy && $0.type?.is(OptionalTypeSyntax.self) != true
+                                                    && context.sessionPropertyKey($0.name, of: suite) == nil }) {
+            throw error("the test suite \(suite) has no init() without arguments: give '\(missing.name)' a starting value "
+                        + "(Swift Testing creates one instance per test with init())", node)
+        }
+        let box = ObjectBox(type: suite, fields: [])
+        try await initializeStored(of: suite, into: box, at: node)
+        return .structure(type: suite, fields: box.fields)
+    }
+
+    private func runTest(_ body: CodeBlockItemListSyntax, evaluates: (ExprSyntax, FunctionCallExprSyntax)?) async throws {
         if let (expression, trait) = evaluates {
             // `@Test(.evaluates(evaluation))`: run it, then the body with EvaluationContext.current set.
             currentStatementRange = trait.positionAfterSkippingLeadingTrivia.utf8Offset..<trait.endPositionBeforeTrailingTrivia.utf8Offset

@@ -43,6 +43,8 @@ public struct BlockContent: Sendable {
         var used: [PromptLanguage.SourceRange] = []
         var seen = Set<String>()
         var pending = Self.identifiers(in: file.source.bytes, block.range.offsets)
+        // A suite's @Test method runs on an instance of its (outermost) type and reads its members as `self.x`/`Self.x`.
+        if let suite = block.testSuite?.split(separator: ".").first { pending.append(String(suite)) }
         while let name = pending.popLast() {
             guard !seen.contains(name), let found = index.declarations[name] else { continue }
             seen.insert(name)

@@ -144,10 +144,17 @@ private final class EvaluationsVisitor: SyntaxVisitor {
 
     /// `@Test(...)`: fmplay runs a test function like a block, with its display name and `.evaluates(...)`;
     /// every other trait would be ignored, so it is an error.
+    /// A `@Test` function fmplay does not run (a local function, in an enum or extension, static, with parameters)
+    /// is an error naming it: a test is never skipped silently.
     override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
-        guard node.attributeName.trimmedDescription == "Test", case .argumentList(let list)? = node.arguments else {
-            return .visitChildren
+        guard node.attributeName.trimmedDescription == "Test" else { return .visitChildren }
+        if let function = node.parent?.parent?.as(FunctionDeclSyntax.self),
+           case .unsupported(let reason) = SyntaxReading.testPlacement(function) {
+            report(node, reason)
+        } else if node.parent?.parent?.is(FunctionDeclSyntax.self) != true {
+            report(node, "@Test applies to functions; fmplay runs a @Test function like a #Playground block")
         }
+        guard case .argumentList(let list)? = node.arguments else { return .visitChildren }
         for (index, argument) in list.enumerated() {
             if index == 0, argument.label == nil, argument.expression.is(StringLiteralExprSyntax.self) { continue }
             if let label = argument.label {

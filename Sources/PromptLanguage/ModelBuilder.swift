@@ -36,7 +36,7 @@ struct ModelBuilder {
         } else if let macro = decl.as(MacroExpansionDeclSyntax.self), macro.macroName.text == "Playground" {
             readPlayground(macro.arguments, trailingClosure: macro.trailingClosure, node: Syntax(macro))
         } else if let function = decl.as(FunctionDeclSyntax.self), let test = SyntaxReading.testAttribute(function.attributes) {
-            readTest(function, attribute: test)
+            readTest(function, attribute: test, suite: nil)
         } else if let variable = decl.as(VariableDeclSyntax.self) {
             for property in readProperties(variable) {
                 constants.append(ConstantDeclaration(
@@ -108,6 +108,9 @@ struct ModelBuilder {
                 cases.append(contentsOf: readCases(caseDecl))
             } else if let function = decl.as(FunctionDeclSyntax.self) {
                 methods.append(readFunction(function))
+                if let test = SyntaxReading.testAttribute(function.attributes), SyntaxReading.testPlacement(function) == .suiteMember {
+                    readTest(function, attribute: test, suite: qualifiedName)
+                }
             } else if let alias = decl.as(TypeAliasDeclSyntax.self) {
                 typeAliases[alias.name.text] = alias.initializer.value.trimmedText
             } else if let nestedName = readType(decl, parent: qualifiedName) {
@@ -317,7 +320,8 @@ struct ModelBuilder {
 extension ModelBuilder {
     /// A top-level `@Test` function (Swift Testing) is a block: `@Test("Name", .evaluates(E()))`
     /// runs the evaluation, then the body with `EvaluationContext.current` set.
-    fileprivate mutating func readTest(_ function: FunctionDeclSyntax, attribute: AttributeSyntax) {
+    /// A `@Test` function as a block; `suite` is the qualified name of the type it is an instance method of.
+    fileprivate mutating func readTest(_ function: FunctionDeclSyntax, attribute: AttributeSyntax, suite: String?) {
         let arguments: LabeledExprListSyntax = if case .argumentList(let list)? = attribute.arguments { list } else { [] }
         let displayName = arguments.first { $0.label == nil }.flatMap { SyntaxReading.literal($0.expression)?.stringValue }
         var evaluates: ExprSyntax?
@@ -342,6 +346,7 @@ extension ModelBuilder {
                                     bodyRange: bodyRange, body: body, sessions: collector.sessions, calls: collector.calls)
         block.evaluatesArgument = evaluates
         block.isTest = true
+        block.testSuite = suite
         playgrounds.append(block)
     }
 }

@@ -322,6 +322,9 @@ public struct PlaygroundBlock: Sendable, Hashable {
     public var evaluatesArgument: ExprSyntax? = nil
     /// Whether the block is a `@Test` function (run like a `#Playground` block).
     public var isTest: Bool = false
+    /// For a `@Test` instance method of a struct, class or actor: that type's qualified name; the block runs
+    /// as the method of a new `Suite()` (Swift Testing makes one instance per test), so `self` and `Self.x` work.
+    public var testSuite: String? = nil
 
     /// A stable label: the name, or `#Playground N` (1-based).
     public var displayName: String { name ?? "#Playground \(index + 1)" }

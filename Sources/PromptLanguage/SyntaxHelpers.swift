@@ -43,6 +43,52 @@ enum SyntaxReading {
         attributes(list).first { attributeName($0) == "Test" }
     }
 
+    /// Where a `@Test` function is declared, which decides whether fmplay runs it.
+    enum TestPlacement: Equatable {
+        /// A top-level function: a block.
+        case topLevel
+        /// An instance method of a struct, class or actor (a suite, possibly nested): a block run on `Suite()`.
+        case suiteMember
+        /// A placement fmplay does not run, with the reason and the fix.
+        case unsupported(String)
+    }
+
+    /// Where `function` (which has `@Test`) is declared; everything that is not a top-level function or an
+    /// instance method without parameters of a struct, class or actor (nested in such types or at the top level)
+    /// is `.unsupported`, so a test is never skipped silently.
+    static func testPlacement(_ function: FunctionDeclSyntax) -> TestPlacement {
+        let name = function.name.text
+        if !function.signature.parameterClause.parameters.isEmpty || function.genericParameterClause != nil {
+            return .unsupported("@Test function '\(name)' takes parameters; fmplay runs a @Test function once, without arguments")
+        }
+        if function.parent?.is(CodeBlockItemSyntax.self) == true, function.parent?.parent?.parent?.is(SourceFileSyntax.self) == true {
+            return .topLevel
+        }
+        guard function.parent?.is(MemberBlockItemSyntax.self) == true else {
+            return .unsupported("@Test function '\(name)' is a local function, which Swift Testing never runs; declare it at the top level or in a struct")
+        }
+        if function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }) {
+            return .unsupported("static @Test function '\(name)' is not supported in prompt files; make it an instance method of its struct")
+        }
+        var member = Syntax(function)
+        while let owner = member.parent?.parent?.parent?.parent {  // MemberBlockItem, MemberBlockItemList, MemberBlock, decl
+            switch owner.kind {
+            case .structDecl, .classDecl, .actorDecl: break
+            case .extensionDecl:
+                return .unsupported("@Test function '\(name)' in an extension is not supported in prompt files; declare it inside the struct itself")
+            default:
+                return .unsupported("@Test function '\(name)' in \(owner.kind == .enumDecl ? "an enum" : "this declaration") is not supported in prompt files; "
+                                    + "declare it at the top level or in a struct")
+            }
+            if owner.parent?.is(CodeBlockItemSyntax.self) == true, owner.parent?.parent?.parent?.is(SourceFileSyntax.self) == true { return .suiteMember }
+            guard owner.parent?.is(MemberBlockItemSyntax.self) == true else {
+                return .unsupported("@Test function '\(name)' is in a local type, which Swift Testing never runs; declare the type at the top level")
+            }
+            member = owner
+        }
+        return .unsupported("@Test function '\(name)' is not in a type fmplay can run; declare it at the top level or in a struct")
+    }
+
     static func attributes(_ list: AttributeListSyntax) -> [AttributeSyntax] {
         var result: [AttributeSyntax] = []
         for element in list.fastElements {

@@ -51,11 +51,15 @@ final class KernelTests: XCTestCase {
         }
     }
 
+    /// In both numerics modes (`ggmlOrder` includes llama.cpp's Q4_K gemm and gemv orders and
+    /// its Q6_K order: 6 tokens are a group of four and two single tokens).
     func testQuantizedMatmulMatchesF32ReferenceWithinActivationRounding() {
         var rng = SeededGenerator(seed: 3)
-        let context = KernelContext(threads: 2)
-        for format in Self.formats {
-            let rows = 37, columns = 512, tokens = 3
+        for ggmlOrder in [false, true] {
+          let context = KernelContext(threads: 2)
+          context.ggmlOrder = ggmlOrder
+          for format in Self.formats {
+            let rows = 37, columns = 512, tokens = 6
             let stored = StoredMatrix(format: format, rows: rows, columns: columns, values: randomFloats(rows * columns, using: &rng))
             let w = stored.dequantized()
             let x = randomFloats(tokens * columns, scale: 3, using: &rng)
@@ -67,9 +71,10 @@ final class KernelTests: XCTestCase {
                     let bound = format.isQuantized
                         ? activationQuantizationBound(w, row: r, columns: columns, x, token: t, scheme: format.activationScheme!)
                         : 1e-5 * Float(columns) * 3
-                    XCTAssertEqual(y[t * rows + r], reference[t * rows + r], accuracy: bound, "\(format) token \(t) row \(r)")
+                    XCTAssertEqual(y[t * rows + r], reference[t * rows + r], accuracy: bound, "\(format) token \(t) row \(r) ggmlOrder \(ggmlOrder)")
                 }
             }
+          }
         }
     }
 
@@ -154,7 +159,10 @@ final class KernelTests: XCTestCase {
                 var single = [Float](repeating: .nan, count: rows)
                 stored.withView { view in
                     context.matmul(view, input: x, tokens: tokens, output: &batched)
-                    for t in 0..<tokens {
+                    // llama.cpp's own orders depend on the batch: Q4_K's differs between a batch's groups
+                    // of four and the rest, Q6_K's from 8 tokens on (`GGMLSuperblockKernels`).
+                    let first = !ggmlOrder ? 0 : format == .q4_K ? tokens - tokens % 4 : format == .q6_K && tokens >= 8 ? tokens : 0
+                    for t in first..<tokens {
                         x.withUnsafeBufferPointer { xp in context.matvec(view, input: xp.baseAddress! + t * columns, output: &single) }
                         XCTAssertEqual(Array(batched[(t * rows)..<((t + 1) * rows)]), single, "\(format) token \(t) of \(tokens) ggmlOrder \(ggmlOrder)")
                     }

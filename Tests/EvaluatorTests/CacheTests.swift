@@ -30,6 +30,21 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(model.receivedRequests.count, 1, "the cached run makes no model calls")
     }
 
+    /// A suite's @Test method depends on its suite type: editing a static it reads as `Self.x` runs it again.
+    func testSuiteTestsDependOnTheirSuite() async throws {
+        let cache = ResultCache(directory: try temporaryDirectory())
+        func source(_ greeting: String) -> String {
+            "import Testing\nstruct Greetings {\n    static let text = \"\(greeting)\"\n    @Test func greet() { print(Self.text) }\n}\n"
+        }
+        let first = await evaluate(source("hello"), cache: cache)
+        XCTAssertEqual(prints(first), ["hello"])
+        let again = await evaluate(source("hello"), cache: cache)
+        XCTAssertEqual(again.blocks.map(\.cached), [true])
+        let edited = await evaluate(source("bonjour"), cache: cache)
+        XCTAssertEqual(edited.blocks.map(\.cached), [false])
+        XCTAssertEqual(prints(edited), ["bonjour"])
+    }
+
     /// The JSON form (`fmplay run --format json`, the worker's pipe, the cache) carries each result's
     /// UTF-8 offsets: read back, a result is equal to the one recorded and its offsets cover its call.
     func testJSONFormCarriesTheResultsOffsets() async throws {

@@ -242,6 +242,53 @@ final class EvaluationsRunTests: XCTestCase {
         XCTAssertTrue(error.contains("FM310") && error.contains("did you mean 'missingTranscript'"), error)
     }
 
+    /// Apple's form ("Evaluating language model responses"): the @Test is an instance method of a suite struct
+    /// and reads the suite's statics as `Self.x`; it runs (once per test, on a new instance) like a top-level @Test.
+    func testTestMethodsOfASuiteStructRun() async throws {
+        let source = """
+            import Evaluations
+            import Testing
+            struct Echo: Evaluation {
+                let exactMatch = Metric("ExactMatch")
+                let dataset = ArrayLoader(samples: [ModelSample(prompt: "Say two", expected: "Two.")])
+                func subject(from sample: ModelSample<String>) async throws -> ModelSubject<String> { ModelSubject(value: "Two.") }
+                var evaluators: Evaluators {
+                    Evaluator { input, subject in subject.value == input.expected ? exactMatch.passing() : exactMatch.failing() }
+                }
+                func aggregateMetrics(using aggregator: inout MetricsAggregator) { aggregator.computeMean(of: exactMatch) }
+            }
+            struct EchoTests {
+                static let evaluation = Echo()
+                var label = "instance"
+                @Test(.evaluates(Self.evaluation))
+                func echo() async throws {
+                    let score = EvaluationContext.current.result.aggregateValue(.mean(of: Self.evaluation.exactMatch))
+                    print(label, score)
+                    #expect(score < 0.5)
+                }
+                struct Inner {
+                    @Test("inner") func inner() { print("inner ran") }
+                }
+            }
+            struct NeedsValue {
+                let value: Int
+                @Test func cannotBeMade() { print(value) }
+            }
+            """
+        let result = await evaluate(source)
+        XCTAssertEqual(result.blocks.map(\.displayName), ["echo", "inner", "cannotBeMade"])
+        let echo = result.blocks[0]
+        XCTAssertEqual(echo.results.filter { $0.kind == .print }.map(\.text), ["instance 1.0"])
+        XCTAssertEqual(prints(result, block: 1), ["inner ran"])
+        XCTAssertEqual(try XCTUnwrap(echo.results.first { $0.kind == .evaluation }?.evaluation).headline,
+                       "Echo: 1/1 passed (100%) · 1 sample")
+        XCTAssertEqual(echo.status, .error, "its failing #expect ran")
+        XCTAssertTrue(echo.error?.contains("Expectation failed: score < 0.5") ?? false, echo.error ?? "")
+        XCTAssertEqual(result.blocks[1].status, .ok)
+        XCTAssertTrue(result.blocks[2].error?.contains("NeedsValue has no init() without arguments: give 'value' a starting value") ?? false,
+                      result.blocks[2].error ?? "")
+    }
+
     func testUnsupportedFormsAreErrorsThatNameThem() async throws {
         let source = """
             struct E: Evaluation {

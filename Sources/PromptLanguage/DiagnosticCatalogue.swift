@@ -242,5 +242,9 @@ public enum DiagnosticCatalogue {
           "The bodies of DynamicInstructions, DynamicProfile, Profile { } and DynamicInstructions.ForEach are result builders. The dynamic instructions builder has no loops (no buildArray): repeat a part with DynamicInstructions.ForEach(items) { item in ... }. A dynamic profile's body must resolve to exactly one Profile: two profiles side by side are an error; choose one with if/else or an exhaustive switch.",
           example: "import FoundationModels\n\nstruct Topics: DynamicInstructions {\n    var topics: [String]\n    var body: some DynamicInstructions {\n        for topic in topics {\n            Instructions(\"Cover \\(topic).\")\n        }\n    }\n}",
           fixed: "import FoundationModels\n\nstruct Topics: DynamicInstructions {\n    var topics: [String]\n    var body: some DynamicInstructions {\n        DynamicInstructions.ForEach(topics) { topic in\n            Instructions(\"Cover \\(topic).\")\n        }\n    }\n}"),
+        e(.notInAppleAPI, .warning, "not-in-apple-api", "A name fmplay accepts that Apple's FoundationModels does not have.",
+          "fmplay keeps a few names of its own (older spellings of token counts, shortcuts on transcript entries). They run, but the same code does not compile with Apple's SDK, so lint warns and names the documented form to write instead.",
+          example: playground + "    let response = try await session.respond(to: \"Hi\")\n    print(response.usage.promptTokens)\n}",
+          fixed: playground + "    let response = try await session.respond(to: \"Hi\")\n    print(response.usage.input.totalTokenCount)\n}"),
     ]
 }

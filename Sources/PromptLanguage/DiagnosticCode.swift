@@ -95,6 +95,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case unimplementedAPI = "FM314"
     /// A statement a FoundationModels 27.0 result builder cannot hold (`for` in dynamic instructions, two profiles in one body).
     case dynamicBuilder = "FM315"
+    /// A name fmplay accepts that Apple's FoundationModels does not have (code that would not compile with Apple's SDK).
+    case notInAppleAPI = "FM316"
 
     public var defaultSeverity: Severity { DiagnosticCatalogue.entry(self).severity }
 

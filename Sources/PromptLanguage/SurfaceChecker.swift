@@ -176,8 +176,11 @@ private final class SurfaceVisitor {
         if inference.isOptional(base) { baseType = .instance("Optional") }
         switch baseType {
         case .instance(let type):
-            if case .unknownMember(let suggestion) = table.resolveValue(type: type, name: name, isStatic: false), !hasDynamicMembers(type) {
+            switch table.resolveValue(type: type, name: name, isStatic: false) {
+            case .unknownMember(let suggestion) where !hasDynamicMembers(type):
                 unknownMember(node.declName.baseName, name, on: type, suggestion: suggestion, isStatic: false)
+            case .found(let entry): notInAppleAPI(entry, node.declName.baseName)
+            default: break
             }
         case .metatype(let type):
             if name == "self" || table.type(named: type + "." + name) != nil { break }
@@ -237,6 +240,7 @@ private final class SurfaceVisitor {
     private func report(_ resolution: SurfaceTable.Resolution, _ node: FunctionCallExprSyntax, callee: TokenSyntax, typeName: String, isStatic: Bool) {
         switch resolution {
         case .found(let entry):
+            notInAppleAPI(entry, callee)
             checkImplicitArguments(node, entry)
         case .unknownMember(let suggestion) where callee.text == typeName || callee.text == "init":
             // `StructuredTranscript(prompts:)`: the type is known but has no initializer prompt files can call.
@@ -346,6 +350,15 @@ private final class SurfaceVisitor {
         } else if let call, case .noMatchingOverload = resolution {
             report(resolution, call, callee: member.declName.baseName, typeName: canonical, isStatic: true)
         }
+    }
+
+    /// FM316: a table entry that is fmplay's own name; its documentation says what Apple's API writes instead.
+    private func notInAppleAPI(_ entry: SurfaceMember, _ token: TokenSyntax) {
+        guard entry.availability == .fmplay else { return }
+        diagnostics.append(Diagnostic(
+            .notInAppleAPI, at: source.range(of: token),
+            "'\(entry.name)' on \(entry.owner) is fmplay's own name, not in Apple's FoundationModels (code using it does not compile "
+                + "with Apple's SDK). \(entry.documentation)"))
     }
 
     private func unknownMember(_ token: TokenSyntax, _ name: String, on type: String, suggestion: String?, isStatic: Bool) {

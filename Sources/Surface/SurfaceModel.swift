@@ -16,6 +16,8 @@ public enum SurfaceAvailability: String, Sendable, CaseIterable {
     case v27_0 = "27.0"
     /// The Swift standard library or Foundation.
     case swift = "Swift"
+    /// fmplay's own name, not in Apple's API: it runs, and lint warns (FM316) with the documented form.
+    case fmplay = "fmplay"
 }
 
 /// One parameter of an initializer, method, case or function.

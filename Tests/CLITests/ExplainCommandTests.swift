@@ -26,11 +26,12 @@ final class ExplainCommandTests: XCTestCase {
         let output = try FMPlayProcess.run(["explain"])
         XCTAssertEqual(output.status, 0, output.stderr)
         let lines = output.stdout.split(separator: "\n")
-        XCTAssertEqual(lines.count, 42, output.stdout)
+        XCTAssertEqual(lines.count, 43, output.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("FM311  unknown-import") }, output.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("FM312  missing-try-await") }, output.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("FM313  unsupported-evaluations") }, output.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("FM314  unimplemented-api") }, output.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("FM315  dynamic-builder") }, output.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("FM316  not-in-apple-api") }, output.stdout)
     }
 }

@@ -9,7 +9,7 @@ extension Surface {
             MemberSpec("var isAvailable: Bool", "Whether the model can answer now."),
             MemberSpec("var contextSize: Int", "The context window in tokens (back-deployed to 26.0).", .v26_0),
             MemberSpec("var supportedLanguages: [Locale.Language]", "The languages the model file lists (a Set in Apple's API); empty when it lists none, and supportsLocale(_:) then accepts any locale."),
-            MemberSpec("var useCase: SystemLanguageModel.UseCase", "The use case the model was made for."),
+            MemberSpec("var useCase: SystemLanguageModel.UseCase", "The use case the model was made for: keep the use case you created the model with.", .fmplay),
             MemberSpec("func tokenCount(for: Any) async throws -> Int",
                        "Tokens the model's tokenizer counts for a prompt, instructions, tools, a schema or transcript entries.", .v26_4),
             MemberSpec("func supportsLocale(_: Locale = Locale.current) -> Bool", "Whether the model supports the locale's language (no argument: English)."),

@@ -48,7 +48,7 @@ extension Surface {
             MemberSpec("case structure(properties: [String: GeneratedContent], orderedKeys: [String])", "An object: its properties and their order."),
         ]),
         SurfaceType(.struct, "GenerationSchema", .v26_0, "A schema built at run time from DynamicGenerationSchema values.", [
-            MemberSpec("init(root: DynamicGenerationSchema, dependencies: [DynamicGenerationSchema] = []) throws",
+            MemberSpec("init(root: DynamicGenerationSchema, dependencies: [DynamicGenerationSchema]) throws",
                        "The schema of `root`, with the schemas it refers to by name. Throws a GenerationSchema.SchemaError when a reference is undefined, two schemas share a name, an object repeats a property or a choice has no members."),
             MemberSpec("var debugDescription: String", "The schema as JSON Schema text."),
         ]),

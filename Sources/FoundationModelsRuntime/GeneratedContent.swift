@@ -76,8 +76,12 @@ public struct GeneratedContent: Sendable, Hashable, CustomStringConvertible, Cus
     /// Parses JSON text. Incomplete JSON (a prefix of a document, as streamed
     /// by guided generation) gives a partial value with `isComplete == false`:
     /// strings so far, numbers only once complete, unfinished keys dropped.
-    public init(json: String) throws {
+    ///
+    /// `partial: true` reads a prefix of a longer document (a stream so far): a number that runs into the end
+    /// may still grow, so it is left out. Otherwise the text is the whole document (`"42"` is the number 42).
+    public init(json: String, partial: Bool = false) throws {
         var parser = PartialJSONParser(Array(json.utf8))
+        parser.isPrefix = partial
         guard let value = try parser.parseDocument() else {
             throw GeneratedContentError.emptyJSON
         }
@@ -163,6 +167,8 @@ public enum GeneratedContentError: Error, Sendable, Hashable, CustomStringConver
 struct PartialJSONParser {
     private let bytes: [UInt8]
     private var index = 0
+    /// Whether the bytes are a prefix of a longer document (a stream so far): a number at the end may still grow.
+    var isPrefix = false
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -217,8 +223,8 @@ struct PartialJSONParser {
         let start = index
         while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
         guard index > start else { throw fail("unexpected character '\(Character(UnicodeScalar(bytes[index])))'") }
-        // A number running into the end of the input may still grow.
-        if index == bytes.count { return (nil, false) }
+        // A number running into the end of a prefix may still grow.
+        if index == bytes.count, isPrefix { return (nil, false) }
         guard let number = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else {
             throw GeneratedContentError.invalidJSON(offset: start, message: "invalid number")
         }

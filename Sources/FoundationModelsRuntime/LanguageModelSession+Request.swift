@@ -233,7 +233,7 @@ extension LanguageModelSession {
                 let entries = run.working.entries[promptIndex...]
                 if request.schema != nil {
                     // Snapshot only when the parsed value changed.
-                    if let partial = try? GeneratedContent(json: turn.text), partial != lastContent {
+                    if let partial = try? GeneratedContent(json: turn.text, partial: true), partial != lastContent {
                         lastContent = partial
                         onProgress(Progress(text: turn.text, content: partial.identified(run.generationID), tokens: tokens, usage: usage,
                                             entries: entries))

@@ -34,6 +34,7 @@ extension Builtins {
             _ = try await c.arguments(i)
             return .bool(m.backend != nil)
         },
+        "PrivateCloudComputeLanguageModel.capabilities": on(serverModel) { _, m, _ in capabilitiesValue(reasoning: m.supportsReasoning) },
         "PrivateCloudComputeLanguageModel.supportedLanguages": on(serverModel) { _, _, _ in .set([]) },
         "PrivateCloudComputeLanguageModel.Availability.available": constant(serverAvailability("available", reason: nil)),
         "PrivateCloudComputeLanguageModel.Availability.unavailable(_:)": { i, c in

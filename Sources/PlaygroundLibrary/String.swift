@@ -15,6 +15,11 @@ extension Builtins {
             }
             return try await describing(i, c, args.unlabelled.first)
         },
+        "String.init(localized:table:)": { i, c in
+            let args = try await c.arguments(i)
+            guard let key = args.value("localized")?.stringValue else { throw i.error("String(localized:) takes the key as a string", c.node) }
+            return .string(key)
+        },
         "String.init(describing:)": { i, c in try await describing(i, c, try await c.arguments(i).value("describing")) },
         "String.init(repeating:count:)": { i, c in
             let args = try await c.arguments(i)

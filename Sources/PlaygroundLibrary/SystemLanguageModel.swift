@@ -50,6 +50,27 @@ extension Builtins {
             let identifier = args.items.first.map { Value.localeIdentifier($0.value) ?? i.promptText($0.value) } ?? "en"
             return .bool(m.supportsLanguage(identifier))
         },
+        "SystemLanguageModel.capabilities": on(model) { _, m, _ in capabilitiesValue(reasoning: m.supportsReasoning) },
+        "LanguageModelCapabilities.init(_:)": { i, c in
+            let given = try await c.arguments(i).unlabelled.first.map { try i.sequenceElements($0, c.node) } ?? []
+            let names = try given.map { value -> String in
+                guard case .enumCase("LanguageModelCapabilities.Capability", let name, _) = value else {
+                    throw i.error("LanguageModelCapabilities([...]) lists capabilities (.guidedGeneration, .toolCalling, .reasoning)", c.node)
+                }
+                return name
+            }
+            return .structure(type: "LanguageModelCapabilities", fields: [("capabilities", .array(names.map(capabilityValue)))])
+        },
+        "LanguageModelCapabilities.contains(_:)": { i, c in
+            guard case .structure(_, let fields) = c.base, case .array(let held)? = fields.first?.value else { return .bool(false) }
+            guard case .enumCase(_, let name, _)? = try await c.arguments(i).unlabelled.first else {
+                throw i.error("contains(_:) takes a capability (.guidedGeneration, .toolCalling, .reasoning)", c.node)
+            }
+            return .bool(held.contains { if case .enumCase(_, name, _) = $0 { true } else { false } })
+        },
+        "LanguageModelCapabilities.Capability.guidedGeneration": constant(capabilityValue("guidedGeneration")),
+        "LanguageModelCapabilities.Capability.reasoning": constant(capabilityValue("reasoning")),
+        "LanguageModelCapabilities.Capability.toolCalling": constant(capabilityValue("toolCalling")),
         "SystemLanguageModel.variant": on(model) { _, m, _ in variantValue(m.name) },
         "SystemLanguageModel.Variant.core3": constant(variantValue("AFM 3 Core")),
         "SystemLanguageModel.Variant.coreAdvanced3": constant(variantValue("AFM 3 Core Advanced")),
@@ -64,6 +85,15 @@ extension Builtins {
         "SystemLanguageModel.Availability.UnavailableReason.appleIntelligenceNotEnabled": unavailableReason("appleIntelligenceNotEnabled"),
         "SystemLanguageModel.Availability.UnavailableReason.modelNotReady": unavailableReason("modelNotReady"),
     ]
+
+    static func capabilityValue(_ name: String) -> Value { .enumCase(type: "LanguageModelCapabilities.Capability", name: name, payload: []) }
+
+    /// What fmplay's models can do: guided generation and tool calling always (the grammar engine and the tool
+    /// loop), reasoning with a thinking mode.
+    static func capabilitiesValue(reasoning: Bool) -> Value {
+        let names = ["guidedGeneration", "toolCalling"] + (reasoning ? ["reasoning"] : [])
+        return .structure(type: "LanguageModelCapabilities", fields: [("capabilities", .array(names.map(capabilityValue)))])
+    }
 
     /// A `SystemLanguageModel.Variant`: its display name is its only field, so == compares names.
     static func variantValue(_ displayName: String) -> Value {

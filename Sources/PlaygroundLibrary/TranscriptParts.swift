@@ -79,6 +79,15 @@ extension Builtins {
             }
             return .transcriptPart(.response(Transcript.Response(id: try idArgument(i, args, c), assetIDs: assetIDs, segments: try segmentsArgument(i, args, c))))
         },
+        "Transcript.Response.init(id:metadata:segments:)": { i, c in
+            let args = try await c.arguments(i)
+            if let metadata = args.value("metadata"), !metadata.isNull {
+                guard case .dictionary(let pairs) = metadata, pairs.allSatisfy({ $0.key.stringValue != nil }) else {
+                    throw i.error("metadata: takes a dictionary [String: value], such as [\"source\": \"feedback\"]", c.node)
+                }
+            }
+            return .transcriptPart(.response(Transcript.Response(id: try idArgument(i, args, c), assetIDs: [], segments: try segmentsArgument(i, args, c))))
+        },
         "Transcript.Response.id": on(responsePart) { _, p, _ in .string(p.id) },
         "Transcript.Response.assetIDs": on(responsePart) { _, p, _ in .array(p.assetIDs.map(Value.string)) },
         "Transcript.Response.segments": on(responsePart) { _, p, _ in TranscriptPart.segmentsValue(p.segments) },
@@ -108,13 +117,9 @@ extension Builtins {
         },
         "Transcript.TextSegment.id": on(textSegmentPart) { _, p, _ in .string(p.id) },
         "Transcript.TextSegment.content": on(textSegmentPart) { _, p, _ in .string(p.content) },
-        "Transcript.StructuredSegment.init(id:source:content:)": { i, c in
-            let args = try await c.arguments(i)
-            guard let source = args.value("source")?.stringValue, case .content(let content)? = args.value("content") else {
-                throw i.error("Transcript.StructuredSegment needs source: text and content: GeneratedContent", c.node)
-            }
-            return .transcriptPart(.structuredSegment(Transcript.StructuredSegment(id: try idArgument(i, args, c), source: source, content: content)))
-        },
+        "Transcript.StructuredSegment.init(id:source:content:)": structuredSegment(label: "source"),
+        "Transcript.StructuredSegment.init(id:schemaName:content:)": structuredSegment(label: "schemaName"),
+        "Transcript.StructuredSegment.schemaName": on(structuredSegmentPart) { _, p, _ in .string(p.source) },
         "Transcript.StructuredSegment.id": on(structuredSegmentPart) { _, p, _ in .string(p.id) },
         "Transcript.StructuredSegment.source": on(structuredSegmentPart) { _, p, _ in .string(p.source) },
         "Transcript.StructuredSegment.content": on(structuredSegmentPart) { _, p, _ in .content(p.content) },
@@ -160,6 +165,19 @@ extension Builtins {
             return .null
         },
     ]
+
+    /// `Transcript.StructuredSegment(id:source:content:)` and 27.0's `(id:schemaName:content:)`: the name is the
+    /// segment's source either way. Content may be any value that converts to GeneratedContent.
+    static func structuredSegment(label: String) -> Builtin {
+        { i, c in
+            let args = try await c.arguments(i)
+            guard let source = args.value(label)?.stringValue, let given = args.value("content"), !given.isNull else {
+                throw i.error("Transcript.StructuredSegment needs \(label): text and content: GeneratedContent", c.node)
+            }
+            return .transcriptPart(.structuredSegment(Transcript.StructuredSegment(id: try idArgument(i, args, c), source: source,
+                                                                                  content: given.generatedContent)))
+        }
+    }
 
     /// A 27.0 mutation of a transcript (`session.transcript.removeLast()`, `transcript.append(entry)`): the changed
     /// transcript is written back to the place it was read from (a session's transcript is set as `transcript = ...`).

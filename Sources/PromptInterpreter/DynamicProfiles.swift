@@ -71,8 +71,8 @@ extension Interpreter {
         }
         let rendered = try await renderInstructions(try await builderValues(closure.statements), Syntax(e))
         let position = site(e)
-        let name = Self.profileName(closure.statements, line: position.line)
-        return .profile(ProfileConfiguration(identity: "Profile@\(position.line):\(position.column)", displayName: name,
+        let name = Self.profileName(closure.statements, line: position.start.line)
+        return .profile(ProfileConfiguration(identity: "Profile@\(position.start.line):\(position.start.column)", displayName: name,
                                              instructions: rendered.texts.map { .text(.init(content: $0)) }, tools: rendered.tools))
     }
 

@@ -254,6 +254,10 @@ extension Interpreter {
         }
         let left = try await evaluate(e.leftOperand)
         if op == "??" { return left.isNull ? try await evaluate(e.rightOperand) : left }
+        // `variant == .core3`: an implicit member on the right is the left value's type's member, as Swift infers it.
+        if op == "==" || op == "!=", let type = left.surfaceTypeName {
+            return try await binary(op, left, try await evaluate(e.rightOperand, expecting: type), e)
+        }
         let right = try await evaluate(e.rightOperand)
         return try await binary(op, left, right, e)
     }

@@ -157,7 +157,7 @@ package final class Interpreter: @unchecked Sendable {
     }
 
     package func site(_ node: some SyntaxProtocol) -> CallSite {
-        CallSite(file.source.range(node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset))
+        file.source.range(node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset)
     }
 
     // MARK: Statements
@@ -423,7 +423,10 @@ package final class Interpreter: @unchecked Sendable {
                 let value = try await evaluate(match.initializer.value)
                 guard let bindings = try await matches(pattern: match.pattern, value) else { return false }
                 for (name, v) in bindings { define(name, v) }
-            default:
+            case .availability(let availability):
+                // Prompt files run as on the newest OS fmplay implements (27.0): every #available holds.
+                if availability.availabilityKeyword.tokenKind == .poundUnavailable { return false }
+            @unknown default:
                 throw error("this condition is not supported in prompt files", element)
             }
         }

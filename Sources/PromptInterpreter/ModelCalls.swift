@@ -91,7 +91,10 @@ extension Interpreter {
         switch args.value("generating") {
         case .type(let name)?:
             if name != "String" {
-                guard let found = context.schema(forType: name) else { throw error("'\(name)' is not a @Generable type of this file", e) }
+                guard let found = generableSchema(forType: name) else {
+                    throw error("'\(name)' is not Generable: generating: takes a @Generable type of this file, String, Int, Double, Float, Bool, "
+                                + "GeneratedContent or an array of those", e)
+                }
                 schema = found
                 typeName = name
             }
@@ -257,6 +260,28 @@ extension Interpreter {
         default:
             return value
         }
+    }
+
+    /// The schema of a Generable type as `generating:` names it: a @Generable type of the file, or one of the
+    /// standard types Apple makes Generable (String, the integers, Double, Float, Bool, GeneratedContent) and
+    /// arrays of any of them (`[Person].self`, `[String].self`).
+    func generableSchema(forType written: String) -> GenerationSchema? {
+        let name = written.trimmingCharacters(in: .whitespaces)
+        if let schema = context.schema(forType: name) { return schema }
+        switch name {
+        case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64":
+            return GenerationSchema(root: .integer(.none))
+        case "Double", "Float": return GenerationSchema(root: .number(.none))
+        case "Bool": return GenerationSchema(root: .boolean)
+        case "String": return GenerationSchema(root: .string(StringGuides()))
+        case "GeneratedContent": return GenerationSchema(root: .any)
+        default: break
+        }
+        var element: Substring?
+        if name.hasPrefix("["), name.hasSuffix("]"), !name.contains(":") { element = name.dropFirst().dropLast() }
+        if name.hasPrefix("Array<"), name.hasSuffix(">") { element = name.dropFirst("Array<".count).dropLast() }
+        guard let element, let inner = generableSchema(forType: String(element)) else { return nil }
+        return GenerationSchema(root: .array(element: inner.root, guides: ArrayGuides()), definitions: inner.definitions)
     }
 
     func convert(_ content: GeneratedContent, schema: GenerationSchema?) -> Value {

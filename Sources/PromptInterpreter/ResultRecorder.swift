@@ -23,14 +23,22 @@ package final class ResultRecorder: @unchecked Sendable {
     private func iteration(_ site: CallSite, consume: Bool) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        let count = counts[site.offset, default: 0]
-        if consume { counts[site.offset] = count + 1 }
+        let count = counts[site.offsets.lowerBound, default: 0]
+        if consume { counts[site.offsets.lowerBound] = count + 1 }
         return count
     }
 
-    private func append(_ result: EvaluationResult, at site: CallSite) {
-        var result = result
+    /// A result placed at the site: its lines, columns and offsets.
+    private func result(_ kind: EvaluationResult.Kind, at site: CallSite, iteration: Int = 0, typeName: String? = nil,
+                        content: JSONValue, text: String, usage: Usage? = nil) -> EvaluationResult {
+        var result = EvaluationResult(kind: kind, line: site.start.line, column: site.start.column, endLine: site.end.line,
+                                      endColumn: site.end.column, iteration: iteration, typeName: typeName, content: content,
+                                      text: text, usage: usage)
         result.offsets = site.offsets
+        return result
+    }
+
+    private func append(_ result: EvaluationResult) {
         lock.lock()
         results.append(result)
         lock.unlock()
@@ -43,53 +51,44 @@ package final class ResultRecorder: @unchecked Sendable {
         case .string(let s): content = .string(s)
         default: content = value.jsonValue
         }
-        append(EvaluationResult(kind: .print, line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn,
-                                iteration: iteration(site, consume: true), content: content, text: text), at: site)
+        append(result(.print, at: site, iteration: iteration(site, consume: true), content: content, text: text))
     }
 
     func publishSnapshot(_ site: CallSite, kind: EvaluationResult.Kind, typeName: String?, value: Value, tokens: Int) {
-        var result = EvaluationResult(kind: kind, line: site.line, column: site.column, endLine: site.endLine,
-                                      endColumn: site.endColumn, iteration: iteration(site, consume: false), typeName: typeName,
-                                      content: value.jsonValue, text: value.description,
-                                      usage: Usage(responseTokens: tokens))
-        result.offsets = site.offsets
-        onEvent(.snapshot(path: path, block: block, result: result))
+        let snapshot = result(kind, at: site, iteration: iteration(site, consume: false), typeName: typeName, content: value.jsonValue,
+                              text: value.description, usage: Usage(responseTokens: tokens))
+        onEvent(.snapshot(path: path, block: block, result: snapshot))
     }
 
     func recordResponse(_ site: CallSite, kind: EvaluationResult.Kind, typeName: String?, value: ResponseValue,
                         statistics: GenerationStatistics, toolCalls: [(call: Transcript.ToolCall, output: String)],
                         snapshots: Int, transcript: Transcript?, lifecycle: [LifecycleEvent] = []) {
-        var result = EvaluationResult(
-            kind: kind, line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn,
-            iteration: iteration(site, consume: true), typeName: typeName,
-            content: value.rawContent.stringValue.map(JSONValue.string) ?? value.rawContent.jsonValue,
-            text: value.content.description, usage: statistics.usage, timeToFirstToken: statistics.timeToFirstToken,
-            tokensPerSecond: statistics.tokensPerSecond, snapshots: snapshots,
-            toolCalls: toolCalls.map { ToolCallRecord(name: $0.call.toolName, arguments: $0.call.arguments.jsonValue, output: $0.output) },
-            transcript: transcript?.description, model: statistics.modelName)
-        result.lifecycle = lifecycle.map(\.description)
-        result.renderedPrompt = statistics.renderedPrompt
-        result.stopReason = statistics.stopReason?.rawValue
-        append(result, at: site)
+        var response = result(kind, at: site, iteration: iteration(site, consume: true), typeName: typeName,
+                              content: value.rawContent.stringValue.map(JSONValue.string) ?? value.rawContent.jsonValue,
+                              text: value.content.description, usage: statistics.usage)
+        response.timeToFirstToken = statistics.timeToFirstToken
+        response.tokensPerSecond = statistics.tokensPerSecond
+        response.snapshots = snapshots
+        response.toolCalls = toolCalls.map { ToolCallRecord(name: $0.call.toolName, arguments: $0.call.arguments.jsonValue, output: $0.output) }
+        response.transcript = transcript?.description
+        response.model = statistics.modelName
+        response.lifecycle = lifecycle.map(\.description)
+        response.renderedPrompt = statistics.renderedPrompt
+        response.stopReason = statistics.stopReason?.rawValue
+        append(response)
     }
 
     /// The report of one `run()` of an evaluation: its text is the summary table.
     func recordEvaluation(_ site: CallSite, report: EvaluationReport) {
-        var result = EvaluationResult(kind: .evaluation, line: site.line, column: site.column, endLine: site.endLine,
-                                      endColumn: site.endColumn, iteration: iteration(site, consume: true),
-                                      content: report.passRate.map(JSONValue.double) ?? .null, text: report.text)
-        result.evaluation = report
-        append(result, at: site)
+        var evaluation = result(.evaluation, at: site, iteration: iteration(site, consume: true),
+                                content: report.passRate.map(JSONValue.double) ?? .null, text: report.text)
+        evaluation.evaluation = report
+        append(evaluation)
     }
 
-    package func recordError(_ range: PromptLanguage.SourceRange, message: String, stopReason: String? = nil) {
-        recordError(CallSite(range), message: message, stopReason: stopReason)
-    }
-
-    func recordError(_ site: CallSite, message: String, stopReason: String? = nil) {
-        var result = EvaluationResult(kind: .error, line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn,
-                                      content: .string(message), text: message)
-        result.stopReason = stopReason
-        append(result, at: site)
+    package func recordError(_ site: CallSite, message: String, stopReason: String? = nil) {
+        var error = result(.error, at: site, content: .string(message), text: message)
+        error.stopReason = stopReason
+        append(error)
     }
 }

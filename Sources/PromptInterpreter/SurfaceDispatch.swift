@@ -137,7 +137,7 @@ extension Interpreter {
     func evaluate(_ expr: ExprSyntax, expecting type: String) async throws -> Value {
         let type = type.hasSuffix("?") ? String(type.dropLast()) : type
         if type.hasPrefix("["), type.hasSuffix("]"), !type.contains(":"), let array = expr.as(ArrayExprSyntax.self),
-           array.elements.contains(where: { Self.implicitMemberCall($0.expression) != nil }) {
+           array.elements.contains(where: { Self.implicitMemberCall($0.expression) != nil || Self.isImplicitMember($0.expression) }) {
             let element = String(type.dropFirst().dropLast())
             var items: [Value] = []
             for item in array.elements { items.append(try await evaluate(item.expression, expecting: element)) }
@@ -150,7 +150,18 @@ extension Interpreter {
             let typed = name == "init" ? try await surfaceInitializer(canonical, call) : try await surfaceStaticCall(name, of: canonical, call)
             if let typed { return typed }
         }
+        // `.core3` compared with a Variant: a static property of the table type.
+        if let member = expr.as(MemberAccessExprSyntax.self), member.base == nil, let canonical = Surface.table.canonicalName(type),
+           Surface.table.type(named: canonical)?.kind != .enum,
+           !Surface.table.members(of: canonical, named: member.declName.baseName.text, isStatic: true).isEmpty {
+            return try await staticMember(member.declName.baseName.text, of: canonical, member)
+        }
         return try await evaluate(expr)
+    }
+
+    /// `.name` with no base (a static property or case the context types).
+    static func isImplicitMember(_ expr: ExprSyntax) -> Bool {
+        expr.as(MemberAccessExprSyntax.self)?.base == nil && expr.is(MemberAccessExprSyntax.self)
     }
 
     /// `.name(...)` with no base: the member's name and the call.

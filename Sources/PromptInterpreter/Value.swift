@@ -122,24 +122,7 @@ package struct ErrorValue: @unchecked Sendable {
 }
 
 /// Where a model call was written, for recording its result.
-package struct CallSite: Sendable, Hashable {
-    /// UTF-8 offsets of the node, and the same range as 1-based lines and UTF-8 columns.
-    var offsets: Range<Int>
-    var line: Int
-    var column: Int
-    var endLine: Int
-    var endColumn: Int
-
-    var offset: Int { offsets.lowerBound }
-
-    init(_ range: PromptLanguage.SourceRange) {
-        offsets = range.offsets
-        line = range.start.line
-        column = range.start.column
-        endLine = range.end.line
-        endColumn = range.end.column
-    }
-}
+package typealias CallSite = PromptLanguage.SourceRange
 
 extension Value {
     /// How `print` and string interpolation show the value (Swift's `description`).

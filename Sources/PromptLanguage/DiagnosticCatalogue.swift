@@ -223,7 +223,7 @@ public enum DiagnosticCatalogue {
           example: playground + "    let r = try await session.respond(to: \"Hi\", opitons: GenerationOptions(sampling: .gready))\n}",
           fixed: playground + "    let r = try await session.respond(to: \"Hi\", options: GenerationOptions(sampling: .greedy))\n}"),
         e(.unknownImport, .error, "unknown-import", "Prompt files import only the modules fmplay knows.",
-          "Prompt files can use FoundationModels, Playgrounds, Foundation, Evaluations, Testing, FoundationModelsUtilities, RegexBuilder and Swift; other modules (SwiftUI, app frameworks) are not available when the file runs.",
+          "Prompt files can use FoundationModels, Playgrounds, Foundation, Evaluations, Testing, FoundationModelsUtilities, RegexBuilder, Observation and Swift; other modules (SwiftUI, app frameworks) are not available when the file runs.",
           example: "import FoundationModels\nimport SwiftUI\n\n#Playground {\n    print(\"hello\")\n}",
           fixed: "import FoundationModels\n\n#Playground {\n    print(\"hello\")\n}"),
         e(.missingTryAwait, .error, "missing-try-await", "An async throwing call must be marked with try await, as in Swift.",

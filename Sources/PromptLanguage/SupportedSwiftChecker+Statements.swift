@@ -127,7 +127,7 @@ extension SupportedSwiftChecker {
                 checkPattern(matching.pattern, allowBindings: true)
                 checkExpression(matching.initializer.value)
             case .availability:
-                unsupported(condition, "an availability condition", "remove the check; prompt files always run on fmplay's runtime")
+                break  // `#available(iOS 27.0, *)` holds: prompt files run as on the newest OS (27.0)
             @unknown default:
                 unsupported(condition, "this condition", "use a Boolean expression or 'if let'")
             }

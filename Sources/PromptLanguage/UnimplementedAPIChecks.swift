@@ -29,7 +29,6 @@ struct UnimplementedAPIChecks {
         "LanguageModelExecutor": "use the embedded model (SystemLanguageModel.default) or --model",
         "LanguageModelExecutorGenerationRequest": "use the embedded model (SystemLanguageModel.default) or --model",
         "LanguageModelExecutorGenerationChannel": "use the embedded model (SystemLanguageModel.default) or --model",
-        "LanguageModelCapabilities": "use the embedded model (SystemLanguageModel.default) or --model",
         "ChatCompletionsLanguageModel": "run another GGUF model with --model (or the server model of fmplay's configuration)",
         "SessionPropertyKey": "declare the property in extension SessionPropertyValues { @SessionPropertyEntry var name: T = ... }",
         "AttachmentSegment": "describe the image in the prompt text (prompt files have no images)",

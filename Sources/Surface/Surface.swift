@@ -33,6 +33,7 @@ public enum Surface {
         SurfaceModule(name: "Evaluations", documentation: "Apple's evaluation framework for model features (27.0)."),
         SurfaceModule(name: "FoundationModelsUtilities", documentation: "Apple's open-source helpers for FoundationModels 27."),
         SurfaceModule(name: "RegexBuilder", documentation: "Regex { } builders, read in @Guide(.pattern(...))."),
+        SurfaceModule(name: "Observation", documentation: "@Observable classes (a tool that keeps state, as in Apple's context-window article); observation itself has no effect in prompt files."),
         SurfaceModule(name: "Swift", documentation: "The standard library."),
         SurfaceModule(name: "Testing", documentation: "Swift Testing: @Test functions (run like blocks, with .evaluates(...)) and #expect/#require."),
     ]

@@ -198,6 +198,76 @@ final class DocumentedFormsTests: XCTestCase {
         XCTAssertEqual(prints(result), ["true 1 true 2", "true"])
     }
 
+    /// Apple makes the standard types Generable: `generating: Int.self`, `Float.self`, `[String].self`, `[Person].self`,
+    /// `GeneratedContent.self` answer values of that type (Evaluations' `subject(from:)` sample uses Int).
+    func testStandardTypesAreGenerable() async {
+        let model = ScriptedLanguageModel(script: [.text("42"), .text("2.5"), .text("true"), .text(#"["a","b"]"#),
+                                                   .text(#"[{"name":"Ann"},{"name":"Bo"}]"#), .text(#"{"k":1}"#)])
+        let result = await evaluate("""
+            import FoundationModels
+            @Generable struct Person { var name: String }
+            #Playground {
+                let session = LanguageModelSession()
+                let count = try await session.respond(to: "How many?", generating: Int.self).content
+                let ratio = try await session.respond(to: "Ratio?", generating: Float.self).content
+                let flag = try await session.respond(to: "Yes?", generating: Bool.self).content
+                let words = try await session.respond(to: "Words?", generating: [String].self).content
+                let people = try await session.respond(to: "People?", generating: [Person].self).content
+                let raw = try await session.respond(to: "Any?", generating: GeneratedContent.self).content
+                print(count + 1, ratio * 2, !flag, words.joined(separator: "+"), people.map { $0.name }, raw.jsonString)
+            }
+            """, model: model)
+        XCTAssertEqual(prints(result), ["43 5.0 false a+b [\"Ann\", \"Bo\"] {\"k\":1}"])
+    }
+
+    func testAGeneratingTypeThatIsNotGenerableIsAnError() async {
+        let result = await evaluate("""
+            import FoundationModels
+            struct Plain { var x: Int }
+            #Playground {
+                let session = LanguageModelSession()
+                print(try await session.respond(to: "?", generating: Plain.self).content)
+            }
+            """)
+        XCTAssertEqual(result.blocks.first?.status, .error)
+        XCTAssertTrue(result.blocks.first?.error?.contains("'Plain' is not @Generable") == true, result.blocks.first?.error ?? "")
+    }
+
+    /// `#available` holds (prompt files run as on the newest OS); the 27.0 transcript initializers of Apple's
+    /// feedback example; `String(localized:)`; an implicit member compared with a table value.
+    func testAvailabilityTranscriptFormsAndLocalizedStrings() async {
+        let result = await evaluate("""
+            import FoundationModels
+            import Observation
+            #Playground {
+                if #available(iOS 27.0, macOS 27.0, *) { print("27") } else { print("older") }
+                if #unavailable(iOS 26.0) { print("old OS") }
+                let segment = Transcript.StructuredSegment(schemaName: "Person", content: GeneratedContent(properties: ["name": "Ann"]))
+                let response = Transcript.Response(segments: [.structure(segment)])
+                let tagged = Transcript.Response(metadata: ["source": "feedback"], segments: [.text(Transcript.TextSegment(content: "Hi"))])
+                print(segment.schemaName, segment.source, response.segments.count, tagged.segments.count)
+                print(String(localized: "greeting-key", table: "Prompts"))
+                print(SystemLanguageModel.Variant.core3 == .core3, SystemLanguageModel.default.variant == .coreAdvanced3)
+            }
+            """)
+        XCTAssertEqual(prints(result), ["27", "Person Person 1 1", "greeting-key", "true false"])
+    }
+
+    /// Apple's LanguageModelCapabilities example: check a capability before asking for it.
+    func testModelCapabilities() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                let selectedModel = SystemLanguageModel.default
+                if selectedModel.capabilities.contains(.guidedGeneration) { print("guided") }
+                print(selectedModel.capabilities.contains(.toolCalling), selectedModel.capabilities.contains(.reasoning))
+                let declared = LanguageModelCapabilities([.toolCalling, .reasoning])
+                print(declared.contains(.reasoning), declared.contains(.guidedGeneration))
+            }
+            """)
+        XCTAssertEqual(prints(result), ["guided", "true false", "true false"])
+    }
+
     func testHandWrittenStructuredTranscriptAndUtilities() async {
         let result = await evaluate("""
             import FoundationModels

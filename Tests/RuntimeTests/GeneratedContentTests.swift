@@ -20,10 +20,18 @@ final class GeneratedContentTests: XCTestCase {
             (#"["\u00e9\n"#, "[\"é\\n\"]"),
         ]
         for (input, expected) in cases {
-            let content = try GeneratedContent(json: input)
+            let content = try GeneratedContent(json: input, partial: true)
             XCTAssertFalse(content.isComplete, input)
             XCTAssertEqual(content.jsonString, expected, input)
         }
+    }
+
+    /// A whole document's number ends with the text (`"42"` is 42); only a stream prefix leaves it out.
+    func testANumberAtTheEndOfAWholeDocumentIsComplete() throws {
+        XCTAssertEqual(try GeneratedContent(json: "42").jsonString, "42")
+        XCTAssertTrue(try GeneratedContent(json: "-2.5").isComplete)
+        XCTAssertEqual(try GeneratedContent(json: #"{"days": 1"#).jsonString, #"{"days":1}"#)
+        XCTAssertThrowsError(try GeneratedContent(json: "42", partial: true))
     }
 
     func testInvalidJSONThrowsWithOffset() {

@@ -146,6 +146,8 @@ extension Surface {
         ]),
         SurfaceType(.struct, "Transcript.Response", .v26_0, "The payload of a .response entry.", [
             MemberSpec("init(id: String = UUID().uuidString, assetIDs: [String], segments: [Transcript.Segment])", "A response made of segments."),
+            MemberSpec("init(id: String = UUID().uuidString, metadata: [String: Any] = [:], segments: [Transcript.Segment])",
+                       "A response made of segments, with metadata for the model's executor (fmplay's models read none).", .v27_0),
             MemberSpec("var id: String", "The entry's identifier."),
             MemberSpec("var assetIDs: [String]", "The identifiers of the model assets that produced it."),
             MemberSpec("var segments: [Transcript.Segment]", "The text and structured parts."),
@@ -175,6 +177,9 @@ extension Surface {
         ]),
         SurfaceType(.struct, "Transcript.StructuredSegment", .v26_0, "Generated content in an entry.", [
             MemberSpec("init(id: String = UUID().uuidString, source: String, content: GeneratedContent)", "A structured segment from a source (a type or tool name)."),
+            MemberSpec("init(id: String = UUID().uuidString, schemaName: String, content: GeneratedContent)",
+                       "A structured segment of content generated for a schema (27.0's name for the source).", .v27_0),
+            MemberSpec("var schemaName: String", "The name of the schema the content was generated for (27.0; the same as source).", .v27_0),
             MemberSpec("var id: String", "The segment's identifier."),
             MemberSpec("var source: String", "Where the content came from (a Generable type's or tool's name)."),
             MemberSpec("var content: GeneratedContent", "The content."),

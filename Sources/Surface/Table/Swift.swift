@@ -5,6 +5,8 @@ extension Surface {
             MemberSpec("init()", "An empty string."),
             MemberSpec("init(_: Any)", "The value's text, as print shows it."),
             MemberSpec("init(describing: Any)", "The value's text, as print shows it."),
+            MemberSpec("init(localized: String, table: String? = nil)",
+                       "A localized string: prompt files have no string tables, so the key itself (what Foundation gives for a key no table has)."),
             MemberSpec("init(repeating: String, count: Int)", "The string repeated `count` times."),
             MemberSpec("init(data: Data, encoding: String.Encoding)", "The bytes decoded as UTF-8, or nil when they are not valid UTF-8."),
             MemberSpec("var count: Int", "The number of characters."),

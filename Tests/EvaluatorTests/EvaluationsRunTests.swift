@@ -258,6 +258,35 @@ final class EvaluationsRunTests: XCTestCase {
         XCTAssertEqual(prints(result), ["1 10", "? -1"])
     }
 
+    /// Apple's EvaluatorProtocol page: an evaluator generic over `Input: SampleProtocol` gets each ModelSample as `input`.
+    func testGenericEvaluatorOverSampleProtocol() async throws {
+        let source = """
+            import Evaluations
+            struct MatchEvaluator<Input: SampleProtocol>: EvaluatorProtocol
+            where Input.ExpectedValue: Sendable & Codable {
+                let metric = Metric("Match")
+                func metrics(subject: ModelSubject<Input.ExpectedValue>, input: Input) async throws -> [Metric] {
+                    [input.expected == subject.value ? metric.passing() : metric.failing(rationale: "wanted \\(input.expected ?? "-")")]
+                }
+            }
+            struct E: Evaluation {
+                let dataset = ArrayLoader(samples: [ModelSample(prompt: "a", expected: "A"), ModelSample(prompt: "b", expected: "X")])
+                func subject(from sample: ModelSample<String>) async throws -> ModelSubject<String> {
+                    ModelSubject(value: sample.promptDescription.uppercased())
+                }
+                var evaluators: Evaluators { MatchEvaluator() }
+                func aggregateMetrics(using aggregator: inout MetricsAggregator) { aggregator.computeMean(of: Metric("Match")) }
+            }
+            #Playground {
+                print(try await E().run().aggregateValue(.mean(of: Metric("Match"))))
+            }
+            """
+        let result = await evaluate(source)
+        XCTAssertEqual(prints(result), ["0.5"])
+        let report = try XCTUnwrap(result.blocks[0].results.first { $0.kind == .evaluation }?.evaluation)
+        XCTAssertEqual(report.samples[1].metrics.first?.rationale, "wanted X")
+    }
+
     func testModelJudgeWithASelectableJudgeModel() async throws {
         let source = """
             struct J: Evaluation {

@@ -52,6 +52,27 @@ public struct GeneratedContent: Sendable, Hashable, CustomStringConvertible, Cus
         self.init(kind: .array(elements), id: id)
     }
 
+    /// The content as a session produces it: `id` on it, and on every value inside it an id made from `id` and
+    /// the value's path (`id/searchTerms/2`), so each generated value has its own id and the snapshots of one
+    /// streamed response share them with the final content (Apple: content a session produces has a non-nil
+    /// `id`, the same for all partial generations of the response; content made with initializers has none).
+    public func identified(_ id: GenerationID, depth: Int = 0) -> GeneratedContent {
+        var copy = self
+        copy.id = id
+        guard depth < 256 else { return copy }
+        switch kind {
+        case .array(let items):
+            copy.kind = .array(items.enumerated().map { $0.element.identified(GenerationID("\(id.rawValue)/\($0.offset)"), depth: depth + 1) })
+        case .structure(let properties, let keys):
+            var identified: [String: GeneratedContent] = [:]
+            for (key, value) in properties { identified[key] = value.identified(GenerationID(id.rawValue + "/" + key), depth: depth + 1) }
+            copy.kind = .structure(properties: identified, orderedKeys: keys)
+        case .null, .bool, .number, .string:
+            break
+        }
+        return copy
+    }
+
     /// Parses JSON text. Incomplete JSON (a prefix of a document, as streamed
     /// by guided generation) gives a partial value with `isComplete == false`:
     /// strings so far, numbers only once complete, unfinished keys dropped.

@@ -64,6 +64,8 @@ extension LanguageModelSession {
         var tokensPerSecond = 0.0
         var renderedPrompt: String?
         var stopReason: ResponseStopReason?
+        /// The id of the request's generated content (`GeneratedContent.id`), shared by its snapshots.
+        let generationID = GenerationID(UUID().uuidString)
 
         mutating func newID() -> String {
             defer { nextID += 1 }
@@ -233,7 +235,8 @@ extension LanguageModelSession {
                     // Snapshot only when the parsed value changed.
                     if let partial = try? GeneratedContent(json: turn.text, partial: true), partial != lastContent {
                         lastContent = partial
-                        onProgress(Progress(text: turn.text, content: partial, tokens: tokens, usage: usage, entries: entries))
+                        onProgress(Progress(text: turn.text, content: partial.identified(run.generationID), tokens: tokens, usage: usage,
+                                            entries: entries))
                     }
                 } else {
                     onProgress(Progress(text: turn.text, content: GeneratedContent(kind: .string(turn.text), isComplete: false), tokens: tokens,
@@ -270,7 +273,8 @@ extension LanguageModelSession {
     /// The model's answer: parsed (and checked against the schema) and appended as the response entry.
     private func recordResponse(_ text: String, schema: GenerationSchema?, _ resolved: ResolvedProfile?,
                                 _ run: inout RequestState) async throws {
-        let content = try Self.parse(text, schema: schema)
+        var content = try Self.parse(text, schema: schema)
+        if schema != nil { content = content.identified(run.generationID) }
         let responseID = run.newID()
         let segment: Transcript.Segment = schema.map { .structure(.init(id: "\(responseID).1", source: $0.typeName, content: content)) }
             ?? .text(.init(id: "\(responseID).1", content: text))

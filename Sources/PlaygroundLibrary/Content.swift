@@ -10,7 +10,7 @@ extension Builtins {
     static let content: @Sendable (Value) -> GeneratedContent? = { if case .content(let c) = $0 { c } else { nil } }
 
     static let contentBuiltins: [String: Builtin] = [
-        "Instructions.init(_:)": { i, c in .instructions(Instructions(try await i.builderText(c.callNode))) },
+        "Instructions.init(_:)": { i, c in .instructions(Instructions(try await i.builderText(c.callNode, instructions: true))) },
         "Instructions.description": describe,
         "Prompt.init(_:)": { i, c in .prompt(Prompt(try await i.builderText(c.callNode))) },
         "Prompt.description": describe,
@@ -27,9 +27,9 @@ extension Builtins {
             guard let json = try await c.arguments(i).value("json")?.stringValue else { throw i.error("GeneratedContent(json:) needs a string", c.node) }
             do { return .content(try GeneratedContent(json: json)) } catch { throw ThrownValue(value: parsingError(json, error)) }
         },
-        "GeneratedContent.id": on(content) { _, g, _ in g.id.map { generationIDValue($0.rawValue) } ?? .null },
+        "GeneratedContent.id": on(content) { _, g, _ in g.id.map { Value.generationID($0.rawValue) } ?? .null },
         "GeneratedContent.debugDescription": on(content) { _, g, _ in .string(g.debugDescription) },
-        "GenerationID.init()": { i, _ in generationIDValue(randomUUID(i)) },
+        "GenerationID.init()": { i, _ in Value.generationID(i.randomUUID()) },
         "GeneratedContent.ParsingError.rawContent": field("rawContent"),
         "GeneratedContent.ParsingError.underlyingError": field("underlyingError"),
         "GeneratedContent.ParsingError.debugDescription": field("debugDescription"),
@@ -145,13 +145,11 @@ extension Builtins {
 
     static let dynamicSchema: Builtin = { i, c in try i.makeDynamicSchema(try await c.arguments(i), c.callNode) }
 
-    /// A `GenerationID` value: its identifier string is its only field, so == compares identifiers.
-    static func generationIDValue(_ rawValue: String) -> Value { .structure(type: "GenerationID", fields: [("rawValue", .string(rawValue))]) }
 
     /// The content with the `id:` argument, when one was given (a GenerationID() value).
     static func identified(_ content: GeneratedContent, _ args: Arguments, _ i: Interpreter, _ c: BuiltinCall) throws -> Value {
         guard let given = args.value("id"), !given.isNull else { return .content(content) }
-        guard case .structure("GenerationID", let fields) = given, let raw = fields.first?.value.stringValue else {
+        guard let raw = given.generationIDRawValue else {
             throw i.error("id: takes a GenerationID (for example GenerationID()), not \(given.description.prefix(30))", c.node)
         }
         var identified = content

@@ -39,7 +39,7 @@ extension Builtins {
             guard let seconds = try await c.arguments(i).value("timeIntervalSinceNow")?.number else { throw i.error("Date(timeIntervalSinceNow:) needs seconds", c.node) }
             return .date(Interpreter.fixedNow + seconds)
         },
-        "UUID.init()": { i, _ in .uuid(randomUUID(i)) },
+        "UUID.init()": { i, _ in .uuid(i.randomUUID()) },
         "UUID.init(uuidString:)": { i, c in
             guard let text = try await c.arguments(i).value("uuidString")?.stringValue else { throw i.error("UUID(uuidString:) needs a string", c.node) }
             return UUID(uuidString: text).map { .uuid($0.uuidString) } ?? .null
@@ -80,15 +80,6 @@ extension Builtins {
             throw i.error("\(c.entry.selector) needs a TimeZone (for example TimeZone(identifier: \"Europe/Paris\")!), not \(value.description.prefix(30))", c.node)
         }
         return zone
-    }
-
-    /// A version 4 UUID from the interpreter's seeded generator (so runs repeat), as `UUID().uuidString` writes it.
-    static func randomUUID(_ i: Interpreter) -> String {
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &i.random) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
-        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])).uuidString
     }
 
     static func set(_ value: Value) -> [Value]? { if case .set(let items) = value { items } else { nil } }

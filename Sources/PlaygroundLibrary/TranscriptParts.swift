@@ -241,7 +241,7 @@ extension Builtins {
 
     /// `id:` when given, else a fresh UUID (Apple's default is `UUID().uuidString`).
     static func idArgument(_ i: Interpreter, _ args: Arguments, _ c: BuiltinCall) throws -> String {
-        guard let given = args.value("id"), !given.isNull else { return randomUUID(i) }
+        guard let given = args.value("id"), !given.isNull else { return i.randomUUID() }
         guard let id = given.stringValue else { throw i.error("id: needs a string", c.node) }
         return id
     }

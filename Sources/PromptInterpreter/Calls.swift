@@ -165,15 +165,37 @@ extension Interpreter {
     }
 
     /// The text of `Instructions { ... }` / `Prompt { ... }` / `Instructions("...")`.
-    package func builderText(_ e: FunctionCallExprSyntax) async throws -> String {
-        if let closure = e.trailingClosure { return try await builder(closure.statements).joined(separator: "\n") }
+    package func builderText(_ e: FunctionCallExprSyntax, instructions: Bool = false) async throws -> String {
+        if let closure = e.trailingClosure { return try await builder(closure.statements, instructions: instructions).joined(separator: "\n") }
         let args = try await arguments(e.arguments)
-        return args.unlabelled.map(promptText).joined(separator: "\n")
+        var texts: [String] = []
+        for value in args.unlabelled { texts.append(try await representedText(value, instructions: instructions, at: e)) }
+        return texts.joined(separator: "\n")
     }
 
-    /// Each statement's value in a result builder as prompt text; `if` and `for` contribute their branches.
-    func builder(_ items: CodeBlockItemListSyntax) async throws -> [String] {
-        try await evaluationBuilderValues(items).filter { !$0.isNull }.map(promptText)
+    /// Each statement's value in a result builder as prompt (or instructions) text; `if` and `for` contribute their branches.
+    func builder(_ items: CodeBlockItemListSyntax, instructions: Bool = false) async throws -> [String] {
+        var texts: [String] = []
+        for value in try await evaluationBuilderValues(items) where !value.isNull {
+            texts.append(try await representedText(value, instructions: instructions, at: items))
+        }
+        return texts
+    }
+
+    /// How a value reads in a prompt (Apple's PromptRepresentable) or instructions (InstructionsRepresentable): a
+    /// type of the file reads as the `promptRepresentation` (`instructionsRepresentation`) it declares, else as the
+    /// `generatedContent` it declares (ConvertibleToGeneratedContent's representation is its content), else as
+    /// `promptText` (a @Generable value's memberwise content).
+    package func representedText(_ value: Value, instructions: Bool = false, at node: some SyntaxProtocol) async throws -> String {
+        guard case .structure(let type, _) = value, isFileType(type) else { return promptText(value) }
+        let own = instructions ? "instructionsRepresentation" : "promptRepresentation"
+        if findComputed(own, in: type) != nil, case .array(let parts)? = try await property(own, of: value, builder: true, node) {
+            return parts.filter { !$0.isNull }.map(promptText).joined(separator: "\n")
+        }
+        if findComputed("generatedContent", in: type) != nil, let content = try await property("generatedContent", of: value, builder: false, node) {
+            return promptText(content)
+        }
+        return promptText(value)
     }
 
     /// How a value reads in a prompt: strings as is, Generable values as JSON.

@@ -403,11 +403,15 @@ extension Interpreter {
             model: fallback, profile: resolve, history: history, defaultSeed: configuration.seed,
             defaultOptions: GenerationOptions(temperature: configuration.temperature, maximumResponseTokens: configuration.maximumResponseTokens))
         holder.session = session
-        // Declared session properties start at their written defaults.
+        try await startSessionProperties(session)
+        return .session(session)
+    }
+
+    /// Declared session properties start at their written defaults (every session has them).
+    func startSessionProperties(_ session: LanguageModelSession) async throws {
         for (name, initializer) in context.sessionPropertyDefaults {
             if let initializer { session.setPropertyValue(name, try await isolated([:]) { try await evaluate(initializer) }) }
         }
-        return .session(session)
     }
 
     /// Runs `body` with `session` as the one `@SessionProperty` reads and writes use.
@@ -422,7 +426,7 @@ extension Interpreter {
 
     func readSessionProperty(_ key: String, _ node: some SyntaxProtocol) throws -> Value {
         guard let session = servingSessions.last else {
-            throw error("@SessionProperty(\\.\(key)) is only readable while a profile session evaluates its profile, instructions or callbacks", node)
+            throw error("@SessionProperty(\\.\(key)) is only readable inside a session: in its profile, instructions, callbacks or tools", node)
         }
         if key == "history" { return .array(session.history.map(Value.transcriptEntry)) }
         if let value = session.propertyValue(key) as? Value { return value }
@@ -434,7 +438,7 @@ extension Interpreter {
 
     func writeSessionProperty(_ key: String, _ value: Value, _ node: some SyntaxProtocol) throws {
         guard let session = servingSessions.last else {
-            throw error("@SessionProperty(\\.\(key)) is only writable while a profile session runs its profile or callbacks", node)
+            throw error("@SessionProperty(\\.\(key)) is only writable inside a session: in its profile, instructions, callbacks or tools", node)
         }
         if key == "history" {
             guard case .array(let items) = value else { throw error("history must be set to transcript entries", node) }

@@ -280,9 +280,15 @@ extension Interpreter {
     package func toolExpectations(_ value: Value?, _ node: some SyntaxProtocol) throws -> [ToolExpectation] {
         guard let value, !value.isNull else { return [] }
         guard case .array(let items) = value else { throw error("expected an array of ToolExpectation", node) }
-        return try items.map {
-            guard case .evaluations(.toolExpectation(let t)) = $0 else { throw error("expected ToolExpectation values", node) }
-            return t
+        return try items.map { item in
+            switch item {
+            case .evaluations(.toolExpectation(let t)): return t
+            // `.anyOrder([...])` written in the array: the implicit member of the element type ToolExpectation.
+            case .enumCase(_, "anyOrder", let payload) where payload.count == 1 && payload[0].label == nil:
+                return .anyOrder(try toolExpectations(payload[0].value, node))
+            default:
+                throw error("expected ToolExpectation values (ToolExpectation(\"tool\") or .anyOrder([...])), not \(item.description.prefix(40))", node)
+            }
         }
     }
 

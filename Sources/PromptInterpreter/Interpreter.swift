@@ -70,6 +70,8 @@ package final class Interpreter: @unchecked Sendable {
     var observing: Set<String> = []
     /// The seeded generator of `Int.random`, `shuffled()`, `randomElement()`, `UUID()`.
     package lazy var random = InterpreterRandom(seed: context.configuration.seed)
+    /// Generation ids of this run's requests (the runtime's UUID) to ids from `random` (`runIdentifier`).
+    var generationIDRoots: [String: String] = [:]
 
     package init(context: EvaluationContext, recorder: ResultRecorder, builtins: [String: Builtin]) {
         self.context = context

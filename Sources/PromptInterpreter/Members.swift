@@ -56,6 +56,25 @@ extension Interpreter {
         }
     }
 
+    /// The representations FoundationModels' protocols give a type of the file that does not declare them:
+    /// `generatedContent` (a @Generable or ConvertibleToGeneratedContent type's memberwise content) and
+    /// `promptRepresentation`/`instructionsRepresentation` (from its declared or memberwise content).
+    func representationMember(_ name: String, of base: Value, type: String, _ node: some SyntaxProtocol) async throws -> Value? {
+        let conformances = Set(types.type(type)?.conformances ?? [])
+        let convertible = context.file.type(named: type)?.isGenerable == true || conformances.contains("Generable")
+            || conformances.contains("ConvertibleToGeneratedContent")
+        switch name {
+        case "generatedContent" where convertible:
+            return .content(base.generatedContent)
+        case "promptRepresentation" where convertible || conformances.contains("PromptRepresentable"):
+            return .prompt(Prompt(try await representedText(base, at: node)))
+        case "instructionsRepresentation" where convertible || conformances.contains("InstructionsRepresentable"):
+            return .instructions(Instructions(try await representedText(base, instructions: true, at: node)))
+        default:
+            return nil
+        }
+    }
+
     func member(_ name: String, of base: Value, _ node: some SyntaxProtocol) async throws -> Value {
         if let value = try await evaluationsMember(name, of: base, node) { return value }
         if case .object(let box) = base, Value.foundationObjectTypes.contains(box.type), types.type(box.type) == nil,
@@ -77,6 +96,7 @@ extension Interpreter {
             if isDynamicSchemaValue(type), !Surface.table.members(of: "GeneratedContent", named: name, isStatic: false).isEmpty {
                 return try await member(name, of: .content(base.generatedContent), node)
             }
+            if let value = try await representationMember(name, of: base, type: type, node) { return value }
             throw error("\(type) has no property '\(name)'", node)
         case .object(let box):
             throw error("\(box.type) has no property '\(name)'", node)

@@ -16,25 +16,31 @@ extension Interpreter {
             model = m
         }
         var tools: [any Tool] = []
+        // Every session has properties (`session.properties`); its tools' `@SessionProperty`s are this session's.
+        let holder = SessionHolder()
         if case .array(let values) = args.value("tools") ?? .array([]) {
-            for value in values { tools.append(try tool(from: value, e)) }
+            for value in values { tools.append(try tool(from: value, e, session: holder)) }
         }
         var instructions: Instructions?
         switch args.value("instructions") {
         case .string(let s): instructions = Instructions(s)
         case .instructions(let i): instructions = i
         case nil, .null?: break
-        case let other?: instructions = Instructions(promptText(other))
+        case let other?: instructions = Instructions(try await representedText(other, instructions: true, at: e))
         }
-        if let closure = e.trailingClosure { instructions = Instructions(try await builder(closure.statements).joined(separator: "\n")) }
-        if case .transcript(let transcript) = args.value("transcript") ?? .null {
-            return .session(LanguageModelSession(model: model, tools: tools, transcript: transcript, defaultSeed: context.configuration.seed))
+        if let closure = e.trailingClosure { instructions = Instructions(try await builder(closure.statements, instructions: true).joined(separator: "\n")) }
+        let session = if case .transcript(let transcript) = args.value("transcript") ?? .null {
+            LanguageModelSession(model: model, tools: tools, transcript: transcript, defaultSeed: context.configuration.seed)
+        } else {
+            LanguageModelSession(model: model, tools: tools, instructions: instructions, defaultSeed: context.configuration.seed)
         }
-        return .session(LanguageModelSession(model: model, tools: tools, instructions: instructions, defaultSeed: context.configuration.seed))
+        holder.session = session
+        try await startSessionProperties(session)
+        return .session(session)
     }
 
     /// Wraps an instance of a `Tool` type from the file: its `call(arguments:)` runs in this interpreter as a method.
-    func tool(from value: Value, _ node: some SyntaxProtocol) throws -> any Tool {
+    func tool(from value: Value, _ node: some SyntaxProtocol, session holder: SessionHolder? = nil) throws -> any Tool {
         guard let typeName = typeName(of: value), let type = context.file.type(named: typeName), let declaration = type.tool else {
             throw error("tools: must list instances of Tool types declared in the file", node)
         }
@@ -56,12 +62,13 @@ extension Interpreter {
         // `call(arguments: GeneratedContent)` tools declare their schema as a stored `parameters`.
         if case .schema(let declared)? = field("parameters") { parameters = declared }
         let site = Syntax(method.decls[0].name)
-        // A tool listed by a profile session's dynamic instructions reads that session's properties.
+        // A tool reads the properties of the session it was given to (`holder`), or of the profile session whose
+        // dynamic instructions listed it.
         let session = servingSessions.last
         let schema = parameters
         return ClosureTool(name: name, description: description, parameters: parameters, source: value) { [self] arguments in
             let argument = CallArgument(label: label, value: try await generated(arguments, schema: schema))
-            let result = try await serving(session) {
+            let result = try await serving(holder?.session ?? session) {
                 try await invokeDeclared(method.decls, selfCell: Cell(value), typeName: method.owner, [argument], at: site)
             }
             return result.generatedContent
@@ -75,7 +82,7 @@ extension Interpreter {
         if let closure = e.trailingClosure {
             prompt = Prompt(try await builder(closure.statements).joined(separator: "\n"))
         } else if let first = args.value("to") ?? args.unlabelled.first {
-            if case .prompt(let p) = first { prompt = p } else { prompt = Prompt(promptText(first)) }
+            if case .prompt(let p) = first { prompt = p } else { prompt = Prompt(try await representedText(first, at: e)) }
         } else {
             throw error("\(method) needs a prompt: \(method)(to: \"...\")", e)
         }
@@ -296,9 +303,9 @@ extension Interpreter {
             guard let definition = schema.definition(named: name) else { return .content(content) }
             switch (definition.kind, content.kind) {
             case (.object(let properties), .structure):
-                return .structure(type: name, fields: properties.map { property in
+                return .structure(type: name, fields: withGenerationIDs(name, content, properties.map { property in
                     (property.name, content[property.name].map { convert($0, type: property.type, schema: schema, depth: depth + 1) } ?? .null)
-                })
+                }))
             case (.enumeration, .string(let caseName)):
                 return .enumCase(type: name, name: caseName, payload: [])
             case (.enumeration(let cases), .structure):

@@ -1,3 +1,6 @@
+import Foundation
+import FoundationModelsRuntime
+import PromptLanguage
 import SwiftSyntax
 
 /// Types declared in the file: members, methods, initializers, statics,
@@ -326,5 +329,47 @@ extension Interpreter {
         }
         let result = try await runInitializer(init_, selfValue: selfCell.value, type: target.name, args, at: node)
         if !isReference(selfCell.value) { selfCell.value = result }
+    }
+}
+
+extension Interpreter {
+    /// The generated fields of a @Generable type plus its `GenerationID` properties, in declaration order: the model
+    /// does not generate those (they are not in the schema); they take the content's id, which a session sets on
+    /// everything it generates (shared by a stream's snapshots). Content made by hand has none: then a new id.
+    func withGenerationIDs(_ typeName: String, _ content: GeneratedContent, _ fields: [(name: String, value: Value)]) -> [(name: String, value: Value)] {
+        guard let type = context.file.type(named: typeName),
+              type.properties.contains(where: { Self.isGenerationID($0.type) }) else { return fields }
+        let id = Value.generationID(content.id.map { runIdentifier($0.rawValue) } ?? randomUUID())
+        var result: [(name: String, value: Value)] = []
+        for property in type.properties {
+            if Self.isGenerationID(property.type) { result.append((property.name, id)) }
+            else if let field = fields.first(where: { $0.name == property.name }) { result.append(field) }
+        }
+        return result + fields.filter { field in !result.contains { $0.name == field.name } }
+    }
+
+    /// A session's generation id (`<request UUID>/<path>`) with the request's UUID replaced by one from the seeded
+    /// generator, the same for every snapshot of the request: printed ids repeat run to run, as `GenerationID()` does.
+    func runIdentifier(_ raw: String) -> String {
+        let root = raw.prefix { $0 != "/" }
+        let path = raw.dropFirst(root.count)
+        if let known = generationIDRoots[String(root)] { return known + path }
+        let fresh = randomUUID()
+        generationIDRoots[String(root)] = fresh
+        return fresh + path
+    }
+
+    /// A version 4 UUID from the interpreter's seeded generator (so runs repeat), as `UUID().uuidString` writes it.
+    package func randomUUID() -> String {
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])).uuidString
+    }
+
+    static func isGenerationID(_ type: TypeReference?) -> Bool {
+        guard let text = type?.text else { return false }
+        return text == "GenerationID" || text == "FoundationModels.GenerationID"
     }
 }

@@ -261,7 +261,7 @@ extension Value {
         case .string(let s): return GeneratedContent(s)
         case .array(let a): return GeneratedContent(elements: a.map(\.generatedContent))
         case .dictionary(let pairs): return GeneratedContent(properties: pairs.map { ($0.key.description, $0.value.generatedContent) })
-        case .structure(_, let fields): return GeneratedContent(properties: fields.map { ($0.name, $0.value.generatedContent) })
+        case .structure(_, let fields): return Self.structureContent(fields)
         case .object(let box): return GeneratedContent(properties: box.fields.map { ($0.name, $0.value.generatedContent) })
         case .enumCase(_, let name, let payload):
             if payload.isEmpty { return GeneratedContent(name) }
@@ -278,6 +278,21 @@ extension Value {
 
     /// The value as JSON for results.
     var jsonValue: JSONValue { generatedContent.jsonValue }
+
+    /// A `GenerationID` value: its identifier string is its only field, so == compares identifiers.
+    package static func generationID(_ rawValue: String) -> Value { .structure(type: "GenerationID", fields: [("rawValue", .string(rawValue))]) }
+
+    /// The identifier of a `GenerationID` value.
+    package var generationIDRawValue: String? {
+        if case .structure("GenerationID", let fields) = self { fields.first?.value.stringValue } else { nil }
+    }
+
+    /// A structure's fields as content: a `GenerationID` property is not generated content but the content's `id`
+    /// (what Apple's @Generable macro does with it).
+    static func structureContent(_ fields: [(name: String, value: Value)]) -> GeneratedContent {
+        let id = fields.lazy.compactMap(\.value.generationIDRawValue).first.map(GenerationID.init)
+        return GeneratedContent(properties: fields.filter { $0.value.generationIDRawValue == nil }.map { ($0.name, $0.value.generatedContent) }, id: id)
+    }
 }
 
 /// A value of the skills pattern (`import FoundationModelsUtilities`).

@@ -98,8 +98,18 @@ private final class EvaluationsVisitor: SyntaxVisitor {
     }
 
     override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind {
+        // Apple's generic evaluator (`struct MyEvaluator<Input: SampleProtocol>: EvaluatorProtocol`): as a generic
+        // constraint it runs (its samples are ModelSamples); written elsewhere (a conformance, `any`) it is not supported.
+        if node.name.text == "SampleProtocol", Self.isGenericConstraint(node) { return .visitChildren }
         checkTypeName(node.name.text, at: node.name)
         return .visitChildren
+    }
+
+    /// The constraint of a generic parameter (`<Input: SampleProtocol>`) or of a `where` requirement.
+    static func isGenericConstraint(_ node: IdentifierTypeSyntax) -> Bool {
+        if let parameter = node.parent?.as(GenericParameterSyntax.self) { return parameter.inheritedType?.id == node.id }
+        if let requirement = node.parent?.as(ConformanceRequirementSyntax.self) { return requirement.rightType.id == node.id }
+        return false
     }
 
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {

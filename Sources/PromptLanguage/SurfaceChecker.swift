@@ -471,6 +471,42 @@ public final class SurfaceInference: @unchecked Sendable {
     /// Whether an expression's value is an Optional, so that `value.name` names a member of Optional
     /// (`map`, `flatMap`...) rather than of the wrapped type: a name annotated `T?` (and not rebound
     /// by `if let`), a table member or method whose result is `T?`, `dictionary[key]`. `x?.name` and `x!.name` unwrap.
+    /// `result.detailed[evaluation.expectedColumn]` (or a name bound to it): a column of Evaluations' detailed
+    /// DataFrame, whose cells are optional (`expected[row].map(String.init) ?? "?"`).
+    func isDataFrameColumn(_ expression: ExprSyntax, depth: Int = 0) -> Bool {
+        guard depth < 16 else { return false }
+        if let subscriptCall = expression.as(SubscriptCallExprSyntax.self) {
+            if type(of: subscriptCall.calledExpression) == .instance("DataFrame") { return true }
+            // `x.detailed[e.expectedColumn]`, `x.detailed[metric: m]` where x's type is not inferred (`try await E().run()`).
+            guard subscriptCall.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "detailed",
+                  let argument = subscriptCall.arguments.first, subscriptCall.arguments.count == 1 else { return false }
+            if argument.label?.text == "metric" { return true }
+            let column = argument.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+            return ["inputColumn", "responseColumn", "expectedColumn"].contains(column ?? "")
+        }
+        // A name: the nearest `let`/`var` before it in its enclosing statements (names repeat across a file's closures).
+        guard let reference = expression.as(DeclReferenceExprSyntax.self), case .notAParameter = parameterLookup(reference),
+              let value = Self.nearestInitializer(of: reference.baseName.text, before: Syntax(reference)) else { return false }
+        return isDataFrameColumn(value, depth: depth + 1)
+    }
+
+    /// The initializer of the nearest `let`/`var` declaring `name` before `node` in the statement lists around it.
+    static func nearestInitializer(of name: String, before node: Syntax) -> ExprSyntax? {
+        var current = node
+        while let parent = current.parent {
+            if let list = parent.as(CodeBlockItemListSyntax.self) {
+                for item in list.reversed() where item.position < current.position {
+                    guard case .decl(let decl) = item.item, let variable = decl.as(VariableDeclSyntax.self) else { continue }
+                    for binding in variable.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+                        return binding.initializer?.value
+                    }
+                }
+            }
+            current = parent
+        }
+        return nil
+    }
+
     public func isOptional(_ expression: ExprSyntax) -> Bool {
         if let inner = expression.as(TryExprSyntax.self) { return isOptional(inner.expression) }
         if let inner = expression.as(AwaitExprSyntax.self) { return isOptional(inner.expression) }
@@ -493,6 +529,7 @@ public final class SurfaceInference: @unchecked Sendable {
             }
         }
         if let subscriptCall = expression.as(SubscriptCallExprSyntax.self) {  // `dictionary[key]` is `Value?`
+            if isDataFrameColumn(subscriptCall.calledExpression) { return true }  // a detailed DataFrame column's cells are `T?`
             return !subscriptCall.arguments.contains { $0.label != nil } && type(of: subscriptCall.calledExpression) == .instance("Dictionary")
         }
         if let member = expression.as(MemberAccessExprSyntax.self), let (_, isOptional) = fileMemberType(member) { return isOptional }

@@ -1,3 +1,4 @@
+import FoundationModelsRuntime
 import PlaygroundEvaluator
 import XCTest
 
@@ -94,6 +95,46 @@ final class AgenticAPITests: XCTestCase {
             }
             """)
         XCTAssertEqual(prints(result), ["broken Always fails true", "CancellationError()"])
+    }
+
+    /// Apple's PlannerTool ("Composing dynamic sessions"): every session has properties, and a tool given to a plain
+    /// `LanguageModelSession(tools:)` reads and writes that session's through `@SessionProperty`; another session's
+    /// are its own.
+    func testToolsOfAPlainSessionUseItsProperties() async {
+        let source = """
+            import FoundationModels
+            extension SessionPropertyValues {
+                @SessionPropertyEntry
+                var activatedSkills: [String: Bool] = [:]
+            }
+            struct PlannerTool: Tool {
+                let description = "Update the state of the activated skills"
+                @SessionProperty(\\.activatedSkills)
+                var activatedSkills
+                @Generable
+                struct Arguments {
+                    var skills: [String]
+                }
+                func call(arguments: Arguments) -> String {
+                    for skill in arguments.skills {
+                        activatedSkills[skill] = true
+                    }
+                    return "Activated: \\(arguments.skills.joined(separator: ", "))"
+                }
+            }
+            #Playground {
+                let session = LanguageModelSession(tools: [PlannerTool()])
+                let other = LanguageModelSession(tools: [PlannerTool()])
+                _ = try await session.respond(to: "Activate cooking")
+                print(session.properties.activatedSkills, other.properties.activatedSkills)
+            }
+            """
+        let model = ScriptedLanguageModel(script: [
+            .toolCall(name: "PlannerTool", arguments: GeneratedContent(properties: [("skills", GeneratedContent(elements: [GeneratedContent("cooking")]))])),
+            .text("Done"),
+        ])
+        let result = await evaluate(source, model: model)
+        XCTAssertEqual(prints(result), [#"["cooking": true] [:]"#])
     }
 
     /// 27.0's `metadata:` (for a model's executor) is accepted on every respond/streamResponse form and checked.

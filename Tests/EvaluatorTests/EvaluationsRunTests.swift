@@ -182,6 +182,111 @@ final class EvaluationsRunTests: XCTestCase {
         XCTAssertTrue(report.samples[1].metrics[0].rationale?.contains("expected a call search") ?? false)
     }
 
+    /// Apple's `TrajectoryExpectation(ordered: [ToolExpectation("a"), .anyOrder([...]), ...])`: the group's calls may
+    /// come in any order at their step.
+    func testAnyOrderGroupsInsideAnOrderedTrajectory() async throws {
+        let source = """
+            struct FetchData: Tool {
+                let name = "fetchData"
+                let description = "Data"
+                @Generable
+                struct Arguments { var q: String }
+                func call(arguments: Arguments) async throws -> String { "data" }
+            }
+            struct FetchMetadata: Tool {
+                let name = "fetchMetadata", description = "Metadata"
+                @Generable struct Arguments { var q: String }
+                func call(arguments: Arguments) async throws -> String { "metadata" }
+            }
+            struct T: Evaluation {
+                let tools = ToolCallEvaluator<ModelSample<String>>(allPass: Metric.toolsAllPass, percentagePass: Metric.toolsPercentagePass)
+                static let both = TrajectoryExpectation(ordered: [
+                    .anyOrder([ToolExpectation("fetchData"), ToolExpectation("fetchMetadata")]),
+                ], allowsAdditionalToolCalls: false)
+                let dataset = ArrayLoader(samples: [
+                    ModelSample(prompt: "swapped", expected: "done", expectations: T.both),
+                    ModelSample(prompt: "one missing", expected: "done", expectations: T.both),
+                ])
+                func subject(from sample: ModelSample<String>) async throws -> ModelSubject<String> {
+                    let session = LanguageModelSession(tools: [FetchData(), FetchMetadata()])
+                    let response = try await session.respond(to: sample.prompt)
+                    return ModelSubject(value: response.content, transcript: session.transcript.structuredTranscript)
+                }
+                var evaluators: Evaluators { tools }
+                func aggregateMetrics(using aggregator: inout MetricsAggregator) { aggregator.computeMean(of: Metric.toolsAllPass) }
+            }
+            #Playground {
+                let result = try await T().run()
+                print(result.groupedSummary)
+            }
+            """
+        let q = GeneratedContent(properties: [("q", GeneratedContent("x"))])
+        let model = ScriptedLanguageModel(script: [
+            .toolCall(name: "fetchMetadata", arguments: q), .toolCall(name: "fetchData", arguments: q), .text("done"),
+            .toolCall(name: "fetchData", arguments: q), .text("done"),
+        ])
+        let result = await evaluate(source, model: model)
+        XCTAssertEqual(prints(result), ["Mean of ToolsAllPass: 0.5"])
+        let report = try XCTUnwrap(result.blocks[0].results.first { $0.kind == .evaluation }?.evaluation)
+        XCTAssertEqual(report.samples.map { $0.metric(named: "ToolsAllPass")?.kindName }, ["passing", "failing"])
+    }
+
+    /// Apple's EvaluationResult page: the detailed DataFrame's cells are optional (`expected[row].map(String.init) ?? "?"`).
+    func testDetailedColumnCellsAreOptional() async throws {
+        let source = """
+            struct Count: Evaluation {
+                let exactMatch = Metric("ExactMatch")
+                let dataset = ArrayLoader(samples: [ModelSample(prompt: "one", expected: 1), ModelSample<Int>(prompt: "none", expected: nil)])
+                func subject(from sample: ModelSample<Int>) async throws -> ModelSubject<Int> { ModelSubject(value: 2) }
+                var evaluators: Evaluators {
+                    Evaluator { input, subject in
+                        guard let expected = input.expected else { return exactMatch.ignore() }
+                        return subject.value == expected ? exactMatch.passing() : exactMatch.failing()
+                    }
+                }
+            }
+            #Playground {
+                let evaluation = Count()
+                let result = try await evaluation.run()
+                let expected = result.detailed[evaluation.expectedColumn]
+                for row in 0..<expected.count {
+                    print(expected[row].map(String.init) ?? "?", result.detailed[evaluation.expectedColumn][row].map { $0 * 10 } ?? -1)
+                }
+            }
+            """
+        let result = await evaluate(source)
+        XCTAssertEqual(prints(result), ["1 10", "? -1"])
+    }
+
+    /// Apple's EvaluatorProtocol page: an evaluator generic over `Input: SampleProtocol` gets each ModelSample as `input`.
+    func testGenericEvaluatorOverSampleProtocol() async throws {
+        let source = """
+            import Evaluations
+            struct MatchEvaluator<Input: SampleProtocol>: EvaluatorProtocol
+            where Input.ExpectedValue: Sendable & Codable {
+                let metric = Metric("Match")
+                func metrics(subject: ModelSubject<Input.ExpectedValue>, input: Input) async throws -> [Metric] {
+                    [input.expected == subject.value ? metric.passing() : metric.failing(rationale: "wanted \\(input.expected ?? "-")")]
+                }
+            }
+            struct E: Evaluation {
+                let dataset = ArrayLoader(samples: [ModelSample(prompt: "a", expected: "A"), ModelSample(prompt: "b", expected: "X")])
+                func subject(from sample: ModelSample<String>) async throws -> ModelSubject<String> {
+                    ModelSubject(value: sample.promptDescription.uppercased())
+                }
+                var evaluators: Evaluators { MatchEvaluator() }
+                func aggregateMetrics(using aggregator: inout MetricsAggregator) { aggregator.computeMean(of: Metric("Match")) }
+            }
+            #Playground {
+                print(try await E().run().aggregateValue(.mean(of: Metric("Match"))))
+            }
+            """
+        let result = await evaluate(source)
+        XCTAssertEqual(prints(result), ["0.5"])
+        let report = try XCTUnwrap(result.blocks[0].results.first { $0.kind == .evaluation }?.evaluation)
+        XCTAssertEqual(report.samples[1].metrics.first?.rationale, "wanted X")
+    }
+
     func testModelJudgeWithASelectableJudgeModel() async throws {
         let source = """
             struct J: Evaluation {

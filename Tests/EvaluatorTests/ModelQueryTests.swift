@@ -144,6 +144,95 @@ final class ModelQueryTests: XCTestCase {
         XCTAssertEqual(prints(result), ["false Groceries (3 words) 36", "false false"])
     }
 
+    /// Apple's Generable overview and GenerationID page: `var id: GenerationID` is not generated (not in the schema or
+    /// the prompt); the framework fills it. Each generated value has its own id, the snapshots of one stream share
+    /// the final value's ids, and two responses differ.
+    func testGenerationIDPropertiesAreFilledByTheFramework() async throws {
+        let source = """
+            @Generable
+            struct SearchSuggestions {
+                @Guide(description: "Suggested search terms.", .count(2))
+                var searchTerms: [SearchTerm]
+                @Generable
+                struct SearchTerm {
+                    var id: GenerationID
+                    var searchTerm: String
+                }
+            }
+            #Playground {
+                let session = LanguageModelSession()
+                let first = try await session.respond(to: "Sea", generating: SearchSuggestions.self).content
+                print(first.searchTerms.count, first.searchTerms[0].id != first.searchTerms[1].id, first.searchTerms[0].searchTerm.isEmpty)
+                var snapshotIDs: [GenerationID] = []
+                let stream = session.streamResponse(to: "Sky", generating: SearchSuggestions.self)
+                for try await snapshot in stream {
+                    if let terms = snapshot.content.searchTerms, let term = terms.first { snapshotIDs.append(term.id) }
+                }
+                let final = try await stream.collect().content
+                print(snapshotIDs.count > 1, Set(snapshotIDs).count, snapshotIDs.last == final.searchTerms[0].id)
+                print(final.searchTerms[0].id == first.searchTerms[0].id)
+                let made = SearchSuggestions.SearchTerm(id: GenerationID(), searchTerm: "waves")
+                print(made.searchTerm)
+            }
+            """
+        let analysis = PromptAnalyzer.analyze(source)
+        XCTAssertEqual(analysis.diagnostics.filter { $0.severity == .error }.map(\.message), [])
+        let rendered = try XCTUnwrap(analysis.file.schemas["SearchSuggestions"]).jsonSchema().serialized()
+        XCTAssertFalse(rendered.contains("\"id\""), rendered)
+        let model = ScriptedLanguageModel()
+        let result = await evaluate(source, model: model)
+        XCTAssertEqual(prints(result), ["2 true false", "true 1 true", "false", "waves"])
+        XCTAssertFalse(model.receivedRequests.contains { $0.schema?.jsonSchema().serialized().contains("\"id\"") ?? false })
+        let again = await evaluate(source, model: ScriptedLanguageModel())
+        XCTAssertEqual(result.blocks[0].results.map(\.text), again.blocks[0].results.map(\.text), "ids repeat run to run (seeded)")
+    }
+
+    /// Apple's ConvertibleToGeneratedContent / PromptRepresentable: a type's own `generatedContent` (keys renamed) is
+    /// what `Prompt(p)`, a prompt builder line and `respond(to: p)` send; a declared `promptRepresentation` wins;
+    /// `promptRepresentation` and `generatedContent` are members of such values.
+    func testDeclaredRepresentationsAreWhatPromptsSend() async throws {
+        let source = """
+            struct Person: ConvertibleToGeneratedContent {
+                var name: String
+                var age: Int
+                var generatedContent: GeneratedContent {
+                    GeneratedContent(properties: ["firstName": name, "ageInYears": age])
+                }
+            }
+            struct Figure: PromptRepresentable {
+                var name: String
+                var promptRepresentation: Prompt {
+                    "Figure:"
+                    "- name: \\(name)"
+                }
+            }
+            @Generable
+            struct Plain {
+                var title: String
+            }
+            #Playground {
+                let session = LanguageModelSession()
+                let p = Person(name: "Ann", age: 30)
+                print(try await session.respond(to: Prompt(p)).content)
+                print(try await session.respond(to: Prompt { "Describe:"; p }).content)
+                print(try await session.respond(to: Figure(name: "Ada")).content)
+                print(Plain(title: "t").generatedContent.jsonString, Plain(title: "u").promptRepresentation)
+                print(p.promptRepresentation)
+            }
+            """
+        let model = ScriptedLanguageModel()
+        let result = await evaluate(source, model: model)
+        let printed = prints(result)
+        XCTAssertEqual(printed.count, 5)
+        XCTAssertTrue(printed[0].contains(#"{"firstName":"Ann","ageInYears":30}"#), printed[0])
+        let prompts = model.receivedRequests.map(\.transcript.description)
+        XCTAssertTrue(prompts[1].contains("Describe:") && prompts[1].contains(#""firstName":"Ann""#), prompts[1])
+        XCTAssertFalse(prompts.joined().contains(#""name":"Ann""#), "the memberwise content is never sent")
+        XCTAssertTrue(prompts[2].contains("Figure:\n- name: Ada"), prompts[2])
+        XCTAssertEqual(printed[3], #"{"title":"t"} {"title":"u"}"#)
+        XCTAssertEqual(printed[4], #"{"firstName":"Ann","ageInYears":30}"#)
+    }
+
     func testFeedbackAttachmentIsJSONOfTheSession() async {
         let result = await evaluate("""
             #Playground("feedback") {

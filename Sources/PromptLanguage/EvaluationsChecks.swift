@@ -154,9 +154,22 @@ private final class EvaluationsVisitor: SyntaxVisitor {
 
     /// `@Test(...)`: fmplay runs a test function like a block, with its display name and `.evaluates(...)`;
     /// every other trait would be ignored, so it is an error.
+    /// `@Suite("name")` is accepted (its @Test methods run); a trait (`.disabled`, `.serialized`...) would be ignored.
+    private func checkSuite(_ node: AttributeSyntax) {
+        guard case .argumentList(let list)? = node.arguments else { return }
+        for (index, argument) in list.enumerated() where !(index == 0 && argument.label == nil && argument.expression.is(StringLiteralExprSyntax.self)) {
+            report(argument, "the suite trait '\(argument.expression.trimmedDescription)' is not supported in prompt files; "
+                   + "fmplay runs every @Test method of a suite once and supports @Suite with a display name only")
+        }
+    }
+
     /// A `@Test` function fmplay does not run (a local function, in an enum or extension, static, with parameters)
     /// is an error naming it: a test is never skipped silently.
     override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
+        if node.attributeName.trimmedDescription == "Suite" {
+            checkSuite(node)
+            return .skipChildren
+        }
         guard node.attributeName.trimmedDescription == "Test" else { return .visitChildren }
         if let function = node.parent?.parent?.as(FunctionDeclSyntax.self),
            case .unsupported(let reason) = SyntaxReading.testPlacement(function) {

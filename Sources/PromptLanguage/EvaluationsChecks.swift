@@ -166,11 +166,13 @@ private final class EvaluationsVisitor: SyntaxVisitor {
     /// A `@Test` function fmplay does not run (a local function, in an enum or extension, static, with parameters)
     /// is an error naming it: a test is never skipped silently.
     override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
-        if node.attributeName.trimmedDescription == "Suite" {
+        // The name token, not the attribute's text: most attributes of a file are @Guide, read many times over.
+        let name = node.attributeName.as(IdentifierTypeSyntax.self)?.name.text ?? node.attributeName.trimmedDescription
+        if name == "Suite" {
             checkSuite(node)
             return .skipChildren
         }
-        guard node.attributeName.trimmedDescription == "Test" else { return .visitChildren }
+        guard name == "Test" else { return .visitChildren }
         if let function = node.parent?.parent?.as(FunctionDeclSyntax.self),
            case .unsupported(let reason) = SyntaxReading.testPlacement(function) {
             report(node, reason)

@@ -49,6 +49,8 @@ struct UnimplementedAPIChecks {
          "guardrails moved to the model: LanguageModelSession(model: SystemLanguageModel(guardrails: .permissiveContentTransformations), ...)"),
     ]
 
+    static let labels = Set(unimplementedLabels.map(\.label))
+
     /// Protocols a file type may not adopt (fmplay cannot run such a conformance).
     static let unimplementedProtocols: [String: String] = [
         "LanguageModel": "a custom LanguageModel conformance (executors, capabilities) is not run by fmplay; use SystemLanguageModel.default or --model",
@@ -85,10 +87,11 @@ struct UnimplementedAPIChecks {
         }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            let callee = node.calledExpression.trimmedText
+            // Only calls written with one of the labels are looked at further (most calls have none of them).
             for argument in node.arguments {
-                guard let label = argument.label?.text,
-                      let form = UnimplementedAPIChecks.unimplementedLabels.first(where: { $0.type == callee && $0.label == label }),
+                guard let label = argument.label?.text, UnimplementedAPIChecks.labels.contains(label) else { continue }
+                let callee = node.calledExpression.trimmedText
+                guard let form = UnimplementedAPIChecks.unimplementedLabels.first(where: { $0.type == callee && $0.label == label }),
                       !declared.contains(callee) else { continue }
                 report("\(callee)(\(label):)", argument.label!, form.advice, era: form.era)
             }

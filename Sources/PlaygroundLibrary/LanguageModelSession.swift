@@ -113,12 +113,10 @@ extension Builtins {
                 guard let explanation = args.value("explanation")?.stringValue, let debug = args.value("debugDescription")?.stringValue else {
                     throw i.error("LanguageModelError.Refusal(explanation:debugDescription:metadata:) takes two strings and a dictionary", c.node)
                 }
-                var value = Interpreter.refusalValue(type: "LanguageModelError.Refusal", entries: [], description: debug)
-                if case .structure(let type, var fields) = value {
-                    fields += [("explanationText", .string(explanation)), ("debugDescription", .string(debug)), ("metadata", args.value("metadata") ?? .dictionary([]))]
-                    value = .structure(type: type, fields: fields)
-                }
-                return value
+                return Interpreter.refusalValue(type: "LanguageModelError.Refusal", entries: [], description: debug, adding: [
+                    ("explanationText", .string(explanation)), ("debugDescription", .string(debug)),
+                    ("metadata", args.value("metadata") ?? .dictionary([])),
+                ])
             },
             "LanguageModelError.Refusal.explanation": { i, c in
                 try await i.explainRefusal(entries: Interpreter.refusalEntries(c.base), explanation: refusalText(c.base), stream: false, c.node)

@@ -24,12 +24,13 @@ extension Interpreter {
                                  reasoningLevel: nil, at: callSite)
     }
 
-    /// A refusal value: the entries its explanation reads, and its description.
-    package static func refusalValue(type: String, entries: [Transcript.Entry], description: String) -> Value {
+    /// A refusal value: the entries its explanation reads, its description, and any further fields.
+    package static func refusalValue(type: String, entries: [Transcript.Entry], description: String,
+                                     adding more: [(name: String, value: Value)] = []) -> Value {
         .structure(type: type, fields: [
             (name: "transcriptEntries", value: .array(entries.map(Value.transcriptEntry))),
             (name: "description", value: .string(description)),
-        ])
+        ] + more)
     }
 
     /// The transcript entries a refusal value holds.

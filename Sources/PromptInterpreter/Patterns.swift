@@ -29,14 +29,7 @@ extension Interpreter {
     func caseBindings(_ switchCase: SwitchCaseSyntax, _ subject: Value) async throws -> [(String, Value)]? {
         guard case .case(let caseLabel) = switchCase.label else { return [] }
         for item in caseLabel.caseItems {
-            guard let found = try await matches(pattern: item.pattern, subject) else { continue }
-            if let whereClause = item.whereClause {
-                let ok = try await withScope { () -> Bool in
-                    for (n, v) in found { define(n, v) }
-                    return try await truth(whereClause.condition)
-                }
-                if !ok { continue }
-            }
+            guard let found = try await matches(pattern: item.pattern, subject), try await holds(item.whereClause, with: found) else { continue }
             return found
         }
         return nil
@@ -175,6 +168,15 @@ extension Interpreter {
         return bindings
     }
 
+    /// A `case` or `catch` item's `where` clause, evaluated with the pattern's bindings (true without a clause).
+    func holds(_ whereClause: WhereClauseSyntax?, with bindings: [(String, Value)]) async throws -> Bool {
+        guard let whereClause else { return true }
+        return try await withScope { () -> Bool in
+            for (name, value) in bindings { define(name, value) }
+            return try await truth(whereClause.condition)
+        }
+    }
+
     func errorMatches(_ error: any Error, caseName: String) -> Bool {
         if let generation = error as? GenerationError {
             return generation.caseName == caseName || generation.languageModelErrorCaseName == caseName
@@ -222,14 +224,7 @@ extension Interpreter {
             } else {
                 found = foundationModelsCatch(pattern, error)
             }
-            guard let bindings = found else { continue }
-            if let whereClause = item.whereClause {
-                let ok = try await withScope { () -> Bool in
-                    for (n, v) in bindings { define(n, v) }
-                    return try await truth(whereClause.condition)
-                }
-                if !ok { continue }
-            }
+            guard let bindings = found, try await holds(item.whereClause, with: bindings) else { continue }
             return bindings
         }
         return nil

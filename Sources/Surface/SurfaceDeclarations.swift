@@ -49,12 +49,15 @@ extension SurfaceMember {
         let nameEnd = text.firstIndex { $0 == "(" || $0 == ":" || $0 == " " } ?? text.endIndex
         let name = String(text[..<nameEnd]).replacingBackticks
         var parameters: [SurfaceParameter]?
+        var written: WrittenParameters?
         var result: String?
         var rest = text[nameEnd...]
         if rest.first == "(" {
             let close = Self.matchingParenthesis(rest)
-            parameters = Self.splitTopLevel(rest[rest.index(after: rest.startIndex)..<close]).map(Self.parameter)
+            let texts = Self.splitTopLevel(rest[rest.index(after: rest.startIndex)..<close])
+            parameters = texts.map(Self.parameter)
             rest = rest[rest.index(after: close)...]
+            written = WrittenParameters(parameters: texts.map(\.trimmingSpaces), tail: String(rest))
             if let arrow = rest.firstRange(of: "->") { result = rest[arrow.upperBound...].trimmingSpaces }
             if kind == .initializer { result = owner }
             if kind == .property { kind = .method }
@@ -64,18 +67,7 @@ extension SurfaceMember {
         }
         if kind == .enumCase { result = owner }
         self.init(kind: kind, owner: owner, name: name, parameters: parameters, result: result, availability: availability,
-                  documentation: documentation, declaration: declaration)
-    }
-
-    /// The parameters as the table writes them (`options: GenerationOptions = GenerationOptions()`) and
-    /// what follows them (` async throws -> LanguageModelSession.Response`), for signature help;
-    /// nil for members without parameters.
-    public var writtenParameters: (parameters: [String], tail: String)? {
-        guard parameters != nil, let open = declaration.firstIndex(of: "(") else { return nil }
-        let text = Substring(declaration)[open...]
-        let close = Self.matchingParenthesis(text)
-        let inner = text[text.index(after: text.startIndex)..<close]
-        return (Self.splitTopLevel(inner).map(\.trimmingSpaces), String(text[text.index(after: close)...]))
+                  documentation: documentation, declaration: declaration, writtenParameters: written)
     }
 
     static func matchingParenthesis(_ text: Substring) -> Substring.Index {

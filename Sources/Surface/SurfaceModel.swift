@@ -40,6 +40,13 @@ public struct SurfaceParameter: Sendable, Hashable {
     public var isClosure: Bool { type.contains("->") }
 }
 
+/// A member's parameters as its declaration writes them (`options: GenerationOptions = GenerationOptions()`)
+/// and what follows them (` async throws -> LanguageModelSession.Response`).
+public struct WrittenParameters: Sendable, Hashable {
+    public var parameters: [String]
+    public var tail: String
+}
+
 /// One member of a type, or a global function.
 public struct SurfaceMember: Sendable, Hashable {
     public enum Kind: String, Sendable {
@@ -59,6 +66,10 @@ public struct SurfaceMember: Sendable, Hashable {
     public var documentation: String
     /// The declaration as written in the table (`func respond(to: Prompt) async throws -> Response`).
     public var declaration: String
+    /// The parameters as the table writes them and what follows them, for signature help; nil
+    /// for members without parameters. Read from `declaration` once, when the table is built:
+    /// signature help lists every overload at every `(` and `,` typed.
+    public var writtenParameters: WrittenParameters?
 
     public var isStatic: Bool { kind == .staticProperty || kind == .staticMethod || kind == .enumCase || kind == .initializer }
     public var isCallable: Bool { parameters != nil }

@@ -37,7 +37,7 @@ final class VectorArena: @unchecked Sendable {
     }
 }
 
-/// Weight matrices copied out of the file at load time (`TransformerWeights.interleaveOutputRows`),
+/// Weight matrices copied out of the file at load time (`TransformerWeights.interleaveRows`),
 /// owned by the model.
 final class MatrixCopies: @unchecked Sendable {
     private var allocations: [UnsafeMutableRawPointer] = []
@@ -79,7 +79,7 @@ struct TransformerWeights: @unchecked Sendable {
     var ropeFrequencyFactors: UnsafePointer<Float>?
     var blocks: [BlockWeights]
     let arena: VectorArena
-    /// Memory of the weight matrices copied out of the file (`interleaveOutputRows`).
+    /// Memory of the weight matrices copied out of the file (`interleaveRows`).
     let copies = MatrixCopies()
 
     /// Finds and checks every tensor the architecture needs.
@@ -143,21 +143,48 @@ struct TransformerWeights: @unchecked Sendable {
         self.blocks = blocks
     }
 
-    /// Replaces the output matrix (and the token embedding, when tied to it) by a copy
-    /// with its rows interleaved in groups of eight (`MatrixView.interleavingRows`), when its
-    /// format allows: the matrix-vector product of the logits, the largest of a decoding step,
-    /// then reads one sequential stream and needs no gathering of the eight rows' scales.
-    /// Same bytes, same results bit for bit. The file's pages of the copied matrix are released
-    /// as the copy proceeds, so resident memory does not grow.
-    mutating func interleaveOutputRows(releasing storage: GGUFStorage) {
+    /// Replaces the output matrix (and the token embedding, when tied to it) and the layers'
+    /// matrices by copies with their rows interleaved in groups of eight
+    /// (`MatrixView.interleavingRows`), where the format allows: a matrix-vector product then
+    /// reads one sequential stream and needs no gathering of the eight rows' scales (the
+    /// output matrix, the largest product of a decoding step; Q4_0/Q4_1 layers, whose
+    /// row-major `rows8` reads eight short streams). Same bytes, same results bit for bit.
+    /// The file's pages of each copied matrix are released as the copy proceeds, so resident
+    /// memory does not grow.
+    mutating func interleaveRows(releasing storage: GGUFStorage) {
         let source = output.view
-        guard source.canInterleaveRows else { return }
-        let bytes = source.rows * source.rowStride
-        let memory = copies.allocate(bytes: bytes)
-        let view = source.interleavingRows(into: memory) { rows in storage.releasePages(source.base, count: rows * source.rowStride) }
         let tied = tokenEmbedding.view.base == source.base
-        output = WeightMatrix(name: output.name, view: view)
+        output = Self.interleaved(output, into: copies, releasing: storage)
         if tied { tokenEmbedding = output }
+        let copies = self.copies
+        blocks = blocks.map { block in
+            var block = block
+            func layer(_ matrix: inout WeightMatrix) {
+                if Self.interleavesLayer(matrix.view.format) { matrix = Self.interleaved(matrix, into: copies, releasing: storage) }
+            }
+            layer(&block.query)
+            layer(&block.key)
+            layer(&block.value)
+            layer(&block.output)
+            layer(&block.gate)
+            layer(&block.up)
+            layer(&block.down)
+            return block
+        }
+    }
+
+    /// Layer matrices worth interleaving: the formats whose row-major matrix-vector product
+    /// reads eight rows side by side (`TiledKernels.sideBySideTail`).
+    static func interleavesLayer(_ format: QuantFormat) -> Bool {
+        format == .q4_0 || format == .q4_1
+    }
+
+    private static func interleaved(_ matrix: WeightMatrix, into copies: MatrixCopies, releasing storage: GGUFStorage) -> WeightMatrix {
+        let source = matrix.view
+        guard source.canInterleaveRows else { return matrix }
+        let memory = copies.allocate(bytes: source.rows * source.rowStride)
+        let view = source.interleavingRows(into: memory) { rows in storage.releasePages(source.base, count: rows * source.rowStride) }
+        return WeightMatrix(name: matrix.name, view: view)
     }
 
     private static func matrix(_ view: TensorView, rows: Int, columns: Int, path: String) throws(InferenceError) -> WeightMatrix {

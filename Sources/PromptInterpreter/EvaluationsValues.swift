@@ -188,6 +188,39 @@ package final class EvaluationRunValue: @unchecked Sendable {
         self.subjects = subjects
         self.duration = duration
     }
+
+    /// A result read back from its JSON form (`EvaluationResult(jsonData:)`): each row's sample and subject rebuilt from
+    /// what the report keeps (prompt, instructions, expected and response values; no subject where `subject(from:)` threw).
+    /// The report does not keep the run's duration, so it is 0.
+    package convenience init(decoded report: EvaluationReport) {
+        let samples = report.samples.map { row in
+            Value.evaluations(.sample(SampleValue(prompt: .string(row.prompt), expected: row.expected.map(Value.init(reportJSON:)) ?? .null,
+                                                  instructions: row.instructions.map(Value.string) ?? .null, generationSchema: .null,
+                                                  expectations: nil)))
+        }
+        let subjects = report.samples.map { row -> Value in
+            guard row.subjectError == nil else { return .null }
+            let transcript = row.toolCalls.isEmpty ? nil : StructuredTranscriptValue(toolCalls: row.toolCalls)
+            return .evaluations(.subject(value: row.response.map(Value.init(reportJSON:)) ?? .null, transcript: transcript))
+        }
+        self.init(report: report, samples: samples, subjects: subjects, duration: 0)
+    }
+}
+
+extension Value {
+    /// A JSON value of a report (an expected value or a response) as a prompt-file value: strings, numbers, Booleans,
+    /// arrays and objects (as dictionaries in their written order).
+    init(reportJSON json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .int(let i): self = .int(i)
+        case .double(let d): self = .double(d)
+        case .string(let s): self = .string(s)
+        case .array(let items): self = .array(items.map(Value.init(reportJSON:)))
+        case .object(let object): self = .dictionary(object.map { (key: Value.string($0.key), value: Value(reportJSON: $0.value)) })
+        }
+    }
 }
 
 extension Interpreter {

@@ -40,6 +40,9 @@ extension Interpreter {
     }
 
     /// Wraps an instance of a `Tool` type from the file: its `call(arguments:)` runs in this interpreter as a method.
+    /// A tool value of the file as the runtime's tool (`LanguageModelSession.ToolCallError(tool:underlyingError:)`).
+    package func fileTool(_ value: Value, _ node: some SyntaxProtocol) throws -> any Tool { try tool(from: value, node) }
+
     func tool(from value: Value, _ node: some SyntaxProtocol, session holder: SessionHolder? = nil) throws -> any Tool {
         guard let typeName = typeName(of: value), let type = context.file.type(named: typeName), let declaration = type.tool else {
             throw error("tools: must list instances of Tool types declared in the file", node)

@@ -228,7 +228,8 @@ extension Value {
         case .transcriptPart(let part): part.typeName
         case .profile: "LanguageModelSession.Profile"
         case .errorPolicy: "TranscriptErrorHandlingPolicy"
-        case .error: "Error"
+        // A tool's error answers LanguageModelSession.ToolCallError's members (tool, underlyingError); every other error the Error protocol's.
+        case .error(let e): e.error is ToolCallError ? "LanguageModelSession.ToolCallError" : "Error"
         case .skills(let object): object.typeName
         case .evaluations(let object): object.surfaceTypeName
         case .structure(let type, _): Surface.table.canonicalName(type)
@@ -236,6 +237,8 @@ extension Value {
         // the context did not type (`.whitespaces.union(.newlines)`) that names one of CharacterSet's statics.
         case .enumCase("CharacterSet", _, _): "CharacterSet"
         case .enumCase("", let name, _) where !Surface.table.members(of: "CharacterSet", named: name, isStatic: true).isEmpty: "CharacterSet"
+        // A case of another table enum (a thrown `GenerationSchema.SchemaError`): its type's members (LocalizedError's).
+        case .enumCase(let type, _, _) where !type.isEmpty: Surface.table.canonicalName(type)
         case .set: "Set"
         case .date: "Date"
         case .uuid: "UUID"

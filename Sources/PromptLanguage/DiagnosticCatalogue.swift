@@ -146,9 +146,9 @@ public enum DiagnosticCatalogue {
     static let toolBody = "    @Generable\n    struct Arguments {\n        var city: String\n    }\n    func call(arguments: Arguments) async throws -> String {\n        \"Sunny in \\(arguments.city)\"\n    }\n}"
 
     static let toolEntries: [DiagnosticExplanation] = [
-        e(.toolNameMissing, .warning, "tool-name-missing", "Tools need a non-empty name.",
-          "The model calls a tool by its name. Without one fmplay uses the type name; give the tool a short, descriptive name.",
-          example: tool + "    let description = \"Looks up the weather\"\n" + toolBody,
+        e(.toolNameMissing, .error, "empty-tool-name", "A tool's name must not be empty.",
+          "The model calls a tool by its name, and model APIs reject an empty one. A tool may leave `name` out: Apple documents that the framework then uses the type name (its PlannerTool sample does), so that is not a diagnostic; a type name model APIs would reject is FM203.",
+          example: tool + "    let name = \"\"\n    let description = \"Looks up the weather\"\n" + toolBody,
           fixed: tool + "    let name = \"getWeather\"\n    let description = \"Looks up the weather\"\n" + toolBody),
         e(.toolDescriptionMissing, .error, "tool-description-missing", "Tools need a non-empty description.",
           "The description is how the model decides when to call the tool.",
@@ -231,7 +231,7 @@ public enum DiagnosticCatalogue {
           example: "#Playground {\n    let session = LanguageModelSession()\n    let response = session.respond(to: \"Hi\")\n    print(response.content)\n}",
           fixed: "#Playground {\n    let session = LanguageModelSession()\n    let response = try await session.respond(to: \"Hi\")\n    print(response.content)\n}"),
         e(.unsupportedEvaluations, .error, "unsupported-evaluations", "An Evaluations form Apple documents that fmplay does not implement.",
-          "fmplay implements Apple's Evaluations framework as prompt files use it: ArrayLoader datasets of ModelSample values, subject(from:), Evaluator closures and EvaluatorProtocol types, ModelJudgeEvaluator, ToolCallEvaluator, MetricsAggregator, run()/run(info:) and @Test(.evaluates(...)). Other documented forms (JSONLoader, StreamLoader, SampleGenerator, ModelSampleInput, ScoringScale.custom, saving and loading results, test traits other than .evaluates) would be ignored or fail when the block runs, so each is an error naming it and what to write instead.",
+          "fmplay implements Apple's Evaluations framework as prompt files use it: ArrayLoader datasets of ModelSample values, subject(from:), Evaluator closures and EvaluatorProtocol types, ModelJudgeEvaluator, ToolCallEvaluator, MetricsAggregator, run()/run(info:) and @Test(.evaluates(...)). Other documented forms (JSONLoader, StreamLoader, SampleGenerator, ScoringScale.custom, saving and loading result files, test traits other than .evaluates) would be ignored or fail when the block runs, so each is an error naming it and what to write instead.",
           example: "import Evaluations\n\nstruct Capitals: Evaluation {\n    let dataset = JSONLoader(url: URL(fileURLWithPath: \"capitals.jsonl\"))\n}",
           fixed: "import Evaluations\n\nstruct Capitals: Evaluation {\n    let dataset = ArrayLoader(samples: [ModelSample(prompt: \"Capital of France?\", expected: \"Paris\")])\n}"),
         e(.unimplementedAPI, .error, "unimplemented-api", "A FoundationModels 27.0 API that fmplay does not implement.",

@@ -83,7 +83,7 @@ extension Builtins {
 
     /// The arguments of an Evaluations call, closure literals kept as syntax (they are captured, not called).
     static func closureArguments(_ i: Interpreter, _ c: BuiltinCall) async throws -> Arguments {
-        try await i.argumentsKeepingClosures(c.callNode.arguments)
+        try await i.arguments(c.callNode.arguments, parameters: c.entry.parameters ?? [], keepingClosures: true)
     }
 
     static func caseConstructor(_ entry: SurfaceMember) -> Builtin {

@@ -224,16 +224,6 @@ extension Value {
 }
 
 extension Interpreter {
-    /// Arguments with closure literals left unevaluated (`.null`, syntax kept): they are captured, not called.
-    package func argumentsKeepingClosures(_ list: LabeledExprListSyntax) async throws -> Arguments {
-        var items: [(label: String?, value: Value, syntax: ExprSyntax)] = []
-        for argument in list {
-            let value: Value = argument.expression.is(ClosureExprSyntax.self) ? .null : try await evaluate(argument.expression)
-            items.append((argument.label?.text, value, argument.expression))
-        }
-        return Arguments(items: items)
-    }
-
     /// `Metric(...)`, `ModelSample<String>(...)` and the other framework initializers: the table's
     /// initializer for the labels given (generic arguments dropped); nil for other names.
     func evaluationsInitializer(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value? {
@@ -339,11 +329,11 @@ extension Interpreter {
             }
             let argument = try field("argumentName").description
             switch name {
-            case "exact": return .exact(argumentName: argument, value: try field("value").jsonValue)
+            case "exact": return .exact(argumentName: argument, value: argumentValue(try field("value")))
             case "keyOnly": return .keyOnly(argumentName: argument)
             case "oneOf":
                 guard case .array(let allowed) = try field("allowedValues") else { throw error("allowedValues: must be an array", node) }
-                return .oneOf(argumentName: argument, allowedValues: allowed.map(\.jsonValue))
+                return .oneOf(argumentName: argument, allowedValues: allowed.map(argumentValue))
             case "range":
                 return .range(argumentName: argument, minimum: payload.first { $0.label == "minimum" }?.value.number,
                               maximum: payload.first { $0.label == "maximum" }?.value.number)
@@ -354,6 +344,18 @@ extension Interpreter {
             case "naturalLanguage": return .naturalLanguage(argumentName: argument, criteria: try field("criteria").description)
             default: throw error("ArgumentMatcher.\(name) does not exist (exact, keyOnly, oneOf, range, pattern, contains, hasPrefix, hasSuffix, naturalLanguage)", node)
             }
+        }
+    }
+
+    /// An `ArgumentValue` as JSON: a literal (`"r"`, `5`) or one of its cases (`.string("r")`, `.int(5)`,
+    /// `.double(0.5)`, `.bool(true)`, also written `ArgumentValue.string("r")`).
+    private func argumentValue(_ value: Value) -> JSONValue {
+        guard case .enumCase(let type, let name, let payload) = value, type.isEmpty || type == "ArgumentValue",
+              payload.count == 1, payload[0].label == nil else { return value.jsonValue }
+        switch (name, payload[0].value) {
+        case ("string", .string), ("int", .int), ("bool", .bool), ("double", .double): return payload[0].value.jsonValue
+        case ("double", .int(let i)): return .double(Double(i))
+        default: return value.jsonValue
         }
     }
 

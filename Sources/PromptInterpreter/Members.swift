@@ -20,6 +20,10 @@ extension Interpreter {
         if name == "self", baseExpr.is(ArrayExprSyntax.self) || baseExpr.is(DictionaryExprSyntax.self) || baseExpr.is(GenericSpecializationExprSyntax.self) {
             return .type(baseExpr.trimmedDescription)  // `[Item].self`
         }
+        if name == "self", let chain = baseExpr.as(OptionalChainingExprSyntax.self),
+           chain.expression.trimmedDescription.first?.isUppercase == true, case .type(let wrapped) = try await evaluate(chain.expression) {
+            return .type(wrapped + "?")  // `String?.self`
+        }
         let base = try await evaluate(baseExpr)
         if base.isNull, Self.inOptionalChain(baseExpr) { return .null }
         return try await member(name, of: base, e)

@@ -122,10 +122,16 @@ extension Interpreter {
     /// The arguments of a table call. An implicit member call (`.init(totalTokenCount: 3, cachedTokenCount: 0)`,
     /// `.random(top: 5)`) gets its type from the parameter it is passed to, as in Swift; so do the elements of an
     /// array literal passed to an array parameter.
-    package func arguments(_ list: LabeledExprListSyntax, parameters: [SurfaceParameter]) async throws -> Arguments {
+    /// The arguments, each evaluated with its parameter's type as context (`allPass: .toolsAllPass` is a Metric).
+    /// With `keepingClosures`, closure literals are left unevaluated (`.null`, syntax kept): they are captured, not called.
+    package func arguments(_ list: LabeledExprListSyntax, parameters: [SurfaceParameter], keepingClosures: Bool = false) async throws -> Arguments {
         var items: [(label: String?, value: Value, syntax: ExprSyntax)] = []
         for (index, argument) in list.enumerated() {
             let label = argument.label?.text
+            if keepingClosures, argument.expression.is(ClosureExprSyntax.self) {
+                items.append((label, .null, argument.expression))
+                continue
+            }
             let parameter = parameters.first { $0.label == label && label != nil } ?? (label == nil && index < parameters.count ? parameters[index] : nil)
             let value = if let parameter { try await evaluate(argument.expression, expecting: parameter.type) } else { try await evaluate(argument.expression) }
             items.append((label, value, argument.expression))

@@ -358,6 +358,9 @@ extension Interpreter {
         case ("+", .array(let a), .array(let b)):
             try budget.allocate(elements: a.count + b.count, node)
             return .array(a + b)
+        case ("+", .data(let a), .data(let b)):  // Data is a collection of bytes: `feedback1 + feedback2`
+            try budget.string(bytes: a.count + b.count, node)
+            return .data(a + b)
         case ("&&", .bool(let a), .bool(let b)): return .bool(a && b)
         case ("||", .bool(let a), .bool(let b)): return .bool(a || b)
         case (_, .int(let a), .int(let b)) where Arithmetic.integerOperators.contains(op):
@@ -419,6 +422,13 @@ extension Value {
         case (.uuid(let x), .uuid(let y)): return x == y
         case (.set(let x), .set(let y)): return x.count == y.count && x.allSatisfy { item in y.contains { equal($0, item) } }
         case (.toolCallingMode(let x), .toolCallingMode(let y)): return x == y
+        // The framework's Equatable values (GenerationOptions, Transcript.Entry, ContextOptions' level, Data);
+        // a Metric is identified by its name.
+        case (.options(let x), .options(let y)): return x == y
+        case (.transcriptEntry(let x), .transcriptEntry(let y)): return x == y
+        case (.reasoningLevel(let x), .reasoningLevel(let y)): return x == y
+        case (.data(let x), .data(let y)): return x == y
+        case (.evaluations(.metric(let x)), .evaluations(.metric(let y))): return x.name == y.name
         case (.samplingMode(let x), .samplingMode(let y)): return x == y
         // `mode.kind == .greedy`: likewise read as the mode `.greedy`.
         case (.enumCase("GenerationOptions.SamplingMode.Kind", let name, _), .samplingMode(let mode)),

@@ -73,6 +73,23 @@ extension Interpreter {
         }
     }
 
+    /// A value of the file's types as its synthesized `generatedContent`: a nil optional property is left out
+    /// unless its type says `@Generable(representNilExplicitlyInGeneratedContent: true)` (nested values follow
+    /// their own type's rule).
+    func memberwiseContent(_ value: Value) -> GeneratedContent {
+        switch value {
+        case .structure(let type, let fields) where isFileType(type):
+            let explicit = context.file.type(named: type)?.generableAttribute?.representsNilExplicitly == true
+            let kept = explicit ? fields : fields.filter { !$0.value.isNull }
+            let id = kept.lazy.compactMap(\.value.generationIDRawValue).first.map(GenerationID.init)
+            return GeneratedContent(properties: kept.filter { $0.value.generationIDRawValue == nil }.map { ($0.name, memberwiseContent($0.value)) }, id: id)
+        case .array(let items):
+            return GeneratedContent(elements: items.map(memberwiseContent))
+        default:
+            return value.generatedContent
+        }
+    }
+
     /// The representations FoundationModels' protocols give a type of the file that does not declare them:
     /// `generatedContent` (a @Generable or ConvertibleToGeneratedContent type's memberwise content) and
     /// `promptRepresentation`/`instructionsRepresentation` (from its declared or memberwise content).
@@ -82,7 +99,7 @@ extension Interpreter {
             || conformances.contains("ConvertibleToGeneratedContent")
         switch name {
         case "generatedContent" where convertible:
-            return .content(base.generatedContent)
+            return .content(memberwiseContent(base))
         case "promptRepresentation" where convertible || conformances.contains("PromptRepresentable"):
             return .prompt(Prompt(try await representedText(base, at: node)))
         case "instructionsRepresentation" where convertible || conformances.contains("InstructionsRepresentable"):

@@ -38,6 +38,8 @@ extension Interpreter {
         }
         // Any other expression that gives a function: `makeAdder(2)(3)`, `handlers[0](x)`.
         let value = try await evaluate(callee)
+        // `callback?(x)` with no callback set does nothing and is nil, as in Swift.
+        if value.isNull, callee.is(OptionalChainingExprSyntax.self) { return .null }
         if case .function(let function) = value { return try await invoke(function, try await callArguments(e), at: e) }
         if case .type(let typeName) = value { return try await constructNamed(typeName, e) }
         throw error("'\(callee.trimmedDescription.prefix(40))' cannot be called in prompt files", e)

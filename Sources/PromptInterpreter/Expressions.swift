@@ -198,6 +198,11 @@ extension Interpreter {
         if context.file.resolveType(name, in: nil) != nil || types.type(name) != nil || Interpreter.knownTypes.contains(name)
             || Surface.table.type(named: name) != nil { return .type(name) }
         if let function = operatorFunction(name) { return .function(function) }
+        // Implicit `self` for a built-in member: `rawValue` in an enum's own members, `count` in an extension of String.
+        if let selfCell = lookupCell("self"), !name.isEmpty, name.first?.isLowercase == true,
+           let value = try? await member(name, of: selfCell.value, e) {
+            return value
+        }
         throw error("cannot find '\(name)' in scope", e)
     }
 

@@ -120,6 +120,34 @@ extension Interpreter {
         }
     }
 
+    /// An expression whose declared type is written (`let p: Point = .origin`, a parameter's `= .standard`): an
+    /// implicit member names a static of that type when it is one of the file's types.
+    func evaluate(_ expr: ExprSyntax, typedAs type: TypeSyntax?) async throws -> Value {
+        if let member = expr.as(MemberAccessExprSyntax.self), member.base == nil,
+           let name = (type?.as(OptionalTypeSyntax.self)?.wrappedType ?? type)?.as(IdentifierTypeSyntax.self)?.name.text,
+           let info = types.type(name), info.kind != .builtin, info.kind != .enum || !info.cases.contains(where: { $0.name == member.declName.baseName.text }),
+           let value = try await userStaticMember(member.declName.baseName.text, of: info.name, member) {
+            return value
+        }
+        return try await evaluate(expr)
+    }
+
+    /// `Int(x)`, `Double(x)` as function values: text parses (nil when it is not a number), numbers convert
+    /// (a Double to Int truncates; one that is not finite or out of range is an error, as Swift traps).
+    func numericConversion(_ typeName: String, _ value: Value, _ node: some SyntaxProtocol) throws -> Value {
+        switch (typeName, value) {
+        case ("Int", .string(let s)): return Int(s).map(Value.int) ?? .null
+        case ("Int", .int): return value
+        case ("Int", .double(let d)):
+            guard d.isFinite, d > -9.3e18, d < 9.3e18 else { throw error("Double value \(d) cannot be converted to Int", node) }
+            return .int(Int(d))
+        case (_, .string(let s)): return Double(s).map(Value.double) ?? .null
+        case (_, .int(let i)): return .double(Double(i))
+        case (_, .double): return value
+        default: throw error("\(typeName).init cannot convert \(value.description.prefix(30))", node)
+        }
+    }
+
     func member(_ name: String, of base: Value, _ node: some SyntaxProtocol) async throws -> Value {
         if let value = try await evaluationsMember(name, of: base, node) { return value }
         if case .object(let box) = base, Value.foundationObjectTypes.contains(box.type), types.type(box.type) == nil,
@@ -133,6 +161,12 @@ extension Interpreter {
             if typeName == "String", name == "init" {
                 // `String.init` as a function value (`numbers.map(String.init)`).
                 return .function(FunctionValue.native("String.init", arity: 1) { [unowned self] values in .string(try await self.text(values[0])) })
+            }
+            if ["Int", "Double", "Float"].contains(typeName), name == "init" {
+                // `["1", "x"].compactMap(Int.init)`, `[3.7].map(Int.init)`, `[1, 2].map(Double.init)`.
+                return .function(FunctionValue.native("\(typeName).init", arity: 1) { [unowned self] values in
+                    try self.numericConversion(typeName, values[0], node)
+                })
             }
             return try await staticMember(name, of: typeName, node)
         case .structure(let type, _) where isFileType(type):

@@ -155,7 +155,7 @@ public enum DiagnosticCatalogue {
           example: tool + "    let name = \"getWeather\"\n" + toolBody,
           fixed: tool + "    let name = \"getWeather\"\n    let description = \"Looks up the weather\"\n" + toolBody),
         e(.invalidToolName, .error, "invalid-tool-name", "Tool names must match ^[A-Za-z0-9_-]{1,64}$.",
-          "Model APIs reject other tool names (spaces, punctuation, more than 64 characters).",
+          "Model APIs reject other tool names (spaces, punctuation, more than 64 characters). A tool without `name` is named after its type (Apple's documented default), so a type name outside the pattern (`struct Météo: Tool`) is reported too, with a fix-it that declares a name.",
           example: tool + "    let name = \"get weather!\"\n    let description = \"Looks up the weather\"\n" + toolBody,
           fixed: tool + "    let name = \"getWeather\"\n    let description = \"Looks up the weather\"\n" + toolBody),
         e(.duplicateToolName, .error, "duplicate-tool-name", "Tool names must be unique within a session.",

@@ -428,6 +428,18 @@ extension Interpreter {
         guard let session = servingSessions.last else {
             throw error("@SessionProperty(\\.\(key)) is only readable inside a session: in its profile, instructions, callbacks or tools", node)
         }
+        return try sessionProperty(key, of: session, node)
+    }
+
+    func writeSessionProperty(_ key: String, _ value: Value, _ node: some SyntaxProtocol) throws {
+        guard let session = servingSessions.last else {
+            throw error("@SessionProperty(\\.\(key)) is only writable inside a session: in its profile, instructions, callbacks or tools", node)
+        }
+        try setSessionProperty(key, of: session, to: value, node)
+    }
+
+    /// One session property: `history`, or a declared `@SessionPropertyEntry` (nil until set when it has no default).
+    package func sessionProperty(_ key: String, of session: LanguageModelSession, _ node: some SyntaxProtocol) throws -> Value {
         if key == "history" { return .array(session.history.map(Value.transcriptEntry)) }
         if let value = session.propertyValue(key) as? Value { return value }
         guard context.sessionPropertyDefaults[key] != nil else {
@@ -436,10 +448,8 @@ extension Interpreter {
         return .null
     }
 
-    func writeSessionProperty(_ key: String, _ value: Value, _ node: some SyntaxProtocol) throws {
-        guard let session = servingSessions.last else {
-            throw error("@SessionProperty(\\.\(key)) is only writable inside a session: in its profile, instructions, callbacks or tools", node)
-        }
+    /// Writes one session property; the session's next request (its instructions, profile and tools) sees it.
+    func setSessionProperty(_ key: String, of session: LanguageModelSession, to value: Value, _ node: some SyntaxProtocol) throws {
         if key == "history" {
             guard case .array(let items) = value else { throw error("history must be set to transcript entries", node) }
             session.history = try items.map { item in
@@ -454,15 +464,8 @@ extension Interpreter {
         session.setPropertyValue(key, value)
     }
 
-    /// `session.properties`: the history and every declared `@SessionPropertyEntry`.
-    package func sessionProperties(_ session: LanguageModelSession) -> Value {
-        var fields: [(name: String, value: Value)] = [("history", .array(session.history.map(Value.transcriptEntry)))]
-        for (name, initializer) in context.sessionPropertyDefaults.sorted(by: { $0.key < $1.key }) {
-            _ = initializer
-            fields.append((name, session.propertyValue(name) as? Value ?? .null))
-        }
-        return .structure(type: "SessionPropertyValues", fields: fields)
-    }
+    /// `session.properties`: a reference to the session's values (history and every declared `@SessionPropertyEntry`).
+    package func sessionProperties(_ session: LanguageModelSession) -> Value { .sessionProperties(session) }
 }
 
 /// Lets a profile closure reach the session it belongs to (created after the closure).

@@ -224,6 +224,7 @@ extension Value {
         case .errorPolicy: "TranscriptErrorHandlingPolicy"
         case .error: "Error"
         case .skills(let object): object.typeName
+        case .sessionProperties: "SessionPropertyValues"
         case .evaluations(let object): object.surfaceTypeName
         case .structure(let type, _): Surface.table.canonicalName(type)
         // CharacterSet values are enum cases: `CharacterSet.whitespaces`, `a.union(b)`, and an implicit member
@@ -244,7 +245,7 @@ extension Value {
     var hasDynamicMembers: Bool {
         switch self {
         case .content, .snapshot: true
-        case .structure("SessionPropertyValues", _): true
+        case .sessionProperties: true
         default: false
         }
     }

@@ -218,8 +218,9 @@ extension Interpreter {
                 guard case .array(let items) = result else {
                     throw self.error("historyTransform must return the entries ([Transcript.Entry]); it returned \(result.description.prefix(40))", node)
                 }
+                // An entry of the history, or one the transform rebuilt (`.prompt(Transcript.Prompt(...))`).
                 return try items.map { item in
-                    guard case .transcriptEntry(let entry) = item else {
+                    guard let entry = TranscriptPart.entry(from: item) else {
                         throw self.error("historyTransform must return transcript entries; found \(item.description.prefix(40))", node)
                     }
                     return entry
@@ -240,7 +241,8 @@ extension Interpreter {
 
     package static func toolCallValue(_ call: Transcript.ToolCall) -> Value {
         .structure(type: "Transcript.ToolCall", fields: [("id", .string(call.id)), ("toolName", .string(call.toolName)),
-                                                           ("arguments", .content(call.arguments))])
+                                                           ("arguments", .content(call.arguments)),
+                                                           ("metadata", metadataValue(call.metadata))])
     }
 
     // MARK: Builders
@@ -320,7 +322,7 @@ extension Interpreter {
                     throw error("\(value.description.prefix(40)) is not DynamicInstructions; list Instructions { \"...\" }, tools, or values of types conforming to DynamicInstructions", node)
                 }
                 if type.tool != nil {
-                    result.tools.append(try tool(from: value, node))
+                    result.tools.append(try await tool(from: value, node))
                 } else if conforms(type, to: "DynamicInstructions") {
                     result = result + (try await renderDynamicInstructions(value, type, node))
                 } else {
@@ -368,7 +370,7 @@ extension Interpreter {
         case nil, .null?: break
         case .array(let items)?:
             history = try items.map { item in
-                guard case .transcriptEntry(let entry) = item else { throw error("history: must list transcript entries", e) }
+                guard let entry = TranscriptPart.entry(from: item) else { throw error("history: must list transcript entries", e) }
                 return entry
             }
         case .transcript(let transcript)?: history = transcript.history
@@ -453,7 +455,7 @@ extension Interpreter {
         if key == "history" {
             guard case .array(let items) = value else { throw error("history must be set to transcript entries", node) }
             session.history = try items.map { item in
-                guard case .transcriptEntry(let entry) = item else { throw error("history must be set to transcript entries", node) }
+                guard let entry = TranscriptPart.entry(from: item) else { throw error("history must be set to transcript entries", node) }
                 return entry
             }
             return

@@ -133,7 +133,7 @@ extension Interpreter {
             try await change(&value)
             guard case .array(let items) = value else { throw error("history must be set to transcript entries", node) }
             transcript.history = try items.map { item in
-                guard case .transcriptEntry(let entry) = item else { throw error("history must be set to transcript entries", node) }
+                guard let entry = TranscriptPart.entry(from: item) else { throw error("history must be set to transcript entries", node) }
                 return entry
             }
             cell.value = .transcript(transcript)

@@ -2,7 +2,7 @@
 # Kernel microbenchmark. Compiles Sources/Kernels with the package's release
 # flags together with Benchmarks/KernelBench into one executable and runs it.
 # Usage: Benchmarks/kernels.sh [--threads N] [--tokens N] [--q8|--q4k|--q5|--gemma] [--only SHAPE] [--no-matmul]
-#                              [--row-major | --interleave-all] [--llamacpp]
+#                              [--row-major | --interleave-all] [--llamacpp] [--cold]
 set -e
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/.build/kernel-bench"

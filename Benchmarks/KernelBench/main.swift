@@ -29,12 +29,15 @@ let promptTokens = option("--tokens", 512)
 /// `--only NAME` times the shapes whose name starts with NAME; `--no-matmul` skips the prompt products.
 let onlyShape = arguments.firstIndex(of: "--only").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
 let skipMatmul = arguments.contains("--no-matmul")
-/// `--row-major` times the output matrix as the file stores it (the loader interleaves its rows,
-/// `TransformerWeights.interleaveOutputRows`); `--interleave-all` interleaves every matrix that can be.
+/// `--row-major` times the output matrix and the Q4_0/Q4_1 layers as the file stores them (the loader
+/// interleaves their rows, `TransformerWeights.interleaveRows`); `--interleave-all` interleaves every matrix that can be.
 let interleaveOutput = !arguments.contains("--row-major")
 let interleaveAll = arguments.contains("--interleave-all")
 /// `--llamacpp` times llama.cpp's exact summation orders (`KernelContext.ggmlOrder`, `Numerics.llamaCpp`).
 let ggmlOrder = arguments.contains("--llamacpp")
+/// `--cold` times matrix-vector products from memory, as in a model (whose layers do not fit in
+/// the caches): each call reads the next of enough copies of the matrix to fill 256 MB.
+let cold = arguments.contains("--cold")
 let minimumSeconds = 1.0
 let layerFormat = arguments.contains("--q8") ? QuantFormat.q8_0
     : arguments.contains("--q4k") ? QuantFormat.q4_K : arguments.contains("--q5") ? QuantFormat.q5_0 : QuantFormat.q4_1
@@ -85,7 +88,7 @@ func measure(_ body: () -> Void) -> Double {
     return times[0]
 }
 
-print("Kernel benchmark (\(gemma ? "Gemma 3 270M Q4_K_M shapes" : "layers \(layerFormat)"), output Q8_0\(interleaveOutput ? " with interleaved rows" : "")\(interleaveAll ? ", every matrix interleaved" : "")\(ggmlOrder ? ", llama.cpp order" : "")); prompt batch \(promptTokens) tokens")
+print("Kernel benchmark (\(gemma ? "Gemma 3 270M Q4_K_M shapes" : "layers \(layerFormat)"), output Q8_0\(interleaveOutput ? " (and Q4_0/Q4_1 layers) with interleaved rows" : "")\(interleaveAll ? ", every matrix interleaved" : "")\(ggmlOrder ? ", llama.cpp order" : "")); prompt batch \(promptTokens) tokens")
 for threads in threadCounts {
     let context = KernelContext(threads: threads)
     context.ggmlOrder = ggmlOrder
@@ -103,16 +106,33 @@ for threads in threadCounts {
         var view = MatrixView(format: shape.format, rows: shape.rows, columns: shape.columns, base: weights)
         let interleavedCopy = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * shape.rows, alignment: 64)
         defer { interleavedCopy.deallocate() }
-        if interleaveAll || (interleaveOutput && shape.perLayer == 0), view.canInterleaveRows {
+        let interleavedByLoader = shape.perLayer == 0 || shape.format == .q4_0 || shape.format == .q4_1
+        if interleaveAll || (interleaveOutput && interleavedByLoader), view.canInterleaveRows {
             view = view.interleavingRows(into: interleavedCopy)
         }
+        let matrixBytes = rowBytes * shape.rows
+        let copyCount = cold ? max(1, (256 << 20) / matrixBytes) : 1
+        let copies = UnsafeMutableRawPointer.allocate(byteCount: matrixBytes * copyCount, alignment: 64)
+        defer { copies.deallocate() }
+        let rowMajor = MatrixView(format: shape.format, rows: shape.rows, columns: shape.columns, base: weights)
+        let coldViews = (0..<copyCount).map { c in
+            let base = copies + c * matrixBytes
+            if view.interleavedRows { return rowMajor.interleavingRows(into: base) }
+            base.copyMemory(from: weights, byteCount: matrixBytes)
+            return MatrixView(format: shape.format, rows: shape.rows, columns: shape.columns, base: base)
+        }
+        var nextCopy = 0
         let batch = shape.perLayer > 0 ? promptTokens : 1
         let x = (0..<(batch * shape.columns)).map { _ in nextRandom() }
         var y = [Float](repeating: 0, count: batch * shape.rows)
-        let vecSeconds = measure { context.matvec(view, input: x, output: &y) }
+        let vecSeconds = measure {
+            context.matvec(cold ? coldViews[nextCopy] : view, input: x, output: &y)
+            nextCopy = (nextCopy + 1) % copyCount
+        }
         let flopPerToken = 2.0 * Double(shape.rows * shape.columns)
         var line = shape.name.padding(toLength: 22, withPad: " ", startingAt: 0) + " " + shape.format.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)
         line += String(format: "%10.1f %7.1f %8.1f", vecSeconds * 1e6, Double(rowBytes * shape.rows) / vecSeconds / 1e9, flopPerToken / vecSeconds / 1e9)
+        if cold { line += String(format: " (median %.1f µs)", lastMedian * 1e6) }
         if shape.perLayer > 0 && !skipMatmul {
             let matSeconds = measure { context.matmul(view, input: x, tokens: batch, output: &y) }
             line += String(format: "%12.2f %7.1f", matSeconds * 1e3, flopPerToken * Double(batch) / matSeconds / 1e9)

@@ -60,6 +60,13 @@ public struct EvaluationRunErrors: Sendable, Hashable {
     public var metricsNotFound: [String] = []
     public var anyInferenceProduced = false
     public var hasFailures: Bool { inferenceFailureCount > 0 || evaluatorFailureCount > 0 || !metricsNotFound.isEmpty }
+
+    /// Apple's `clean`: "a clean run is all-zero, produced inference, and referenced no missing metrics".
+    public static let clean: EvaluationRunErrors = {
+        var clean = EvaluationRunErrors()
+        clean.anyInferenceProduced = true
+        return clean
+    }()
 }
 
 /// Everything one `run()` produced: rows, aggregates, errors. Its JSON form is
@@ -278,49 +285,168 @@ extension EvaluationReport {
         return .object(object)
     }
 
-    /// Reads the JSON form back (cached results, baselines).
+    /// Reads the JSON form back (cached results, baselines); nil where `init(decoding:)` throws.
     public init?(json: JSONValue) {
-        guard let name = json["evaluation"]?.stringValue, let rows = json["samples"]?.arrayValue else { return nil }
-        self.name = name
-        self.info = (json["info"]?.objectValue.map { Array($0) } ?? []).map { ($0.key, $0.value.stringValue ?? "") }
-        self.samples = rows.map { row in
-            SampleOutcome(
-                index: row["index"]?.intValue ?? 0, prompt: row["prompt"]?.stringValue ?? "", instructions: row["instructions"]?.stringValue,
-                expected: row["expected"].flatMap { $0.isNull ? nil : $0 }, response: row["response"].flatMap { $0.isNull ? nil : $0 },
-                responseText: row["responseText"]?.stringValue,
-                toolCalls: (row["toolCalls"]?.arrayValue ?? []).map { ObservedToolCall(name: $0["name"]?.stringValue ?? "", arguments: $0["arguments"] ?? .null) },
-                metrics: (row["metrics"]?.arrayValue ?? []).map(Metric.init(json:)),
-                subjectError: row["subjectError"]?.stringValue,
-                evaluatorErrors: (row["evaluatorErrors"]?.arrayValue ?? []).compactMap(\.stringValue))
+        guard let report = try? EvaluationReport(decoding: json) else { return nil }
+        self = report
+    }
+
+    /// `EvaluationResult(jsonData:)`: the bytes of the JSON form above (the `evaluation` object of `fmplay run --format json`).
+    public init(decoding data: some Collection<UInt8>) throws {
+        guard data.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { throw EvaluationResultsError.emptyJSONFile }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(data)
+        } catch {
+            throw EvaluationResultsError.invalidJSONFormat(reason: "\(error)")
         }
-        self.aggregates = (json["summary"]?.arrayValue ?? []).map { item in
-            let label = item["label"]?.stringValue ?? ""
-            let metric = Metric(item["metric"]?.stringValue ?? "")
-            let operation = MetricsAggregator.operation(method: "compute" + (item["operation"]?.stringValue ?? "").capitalizedFirst, metric: metric)
-                ?? .custom(label: label)
-            return AggregateMetric(group: item["group"]?.stringValue, label: label, operation: operation,
-                                   sourceMetric: item["metric"]?.stringValue, value: item["value"]?.doubleValue, count: item["count"]?.intValue ?? 0)
+        try self.init(decoding: json)
+    }
+
+    /// The JSON form, checked field by field: the fields fmplay always writes must be there, and every field there
+    /// must have the type fmplay writes; a failure names the field's path and what was expected.
+    public init(decoding json: JSONValue) throws {
+        let root = ReportReader(json, path: "")
+        name = try root.string("evaluation")
+        info = try root.optionalObject("info").map { object in try object.entries().map { ($0.key, try $0.reader.asString()) } } ?? []
+        samples = try root.array("samples").map { row in
+            SampleOutcome(
+                index: try row.int("index"), prompt: try row.string("prompt"), instructions: try row.optionalString("instructions"),
+                expected: row.optionalValue("expected"), response: row.optionalValue("response"),
+                responseText: try row.optionalString("responseText"),
+                toolCalls: try (row.optionalArray("toolCalls") ?? []).map { ObservedToolCall(name: try $0.string("name"), arguments: $0.optionalValue("arguments") ?? .null) },
+                metrics: try row.array("metrics").map { try Metric(reading: $0) },
+                subjectError: try row.optionalString("subjectError"),
+                evaluatorErrors: try (row.optionalArray("evaluatorErrors") ?? []).map { try $0.asString() })
+        }
+        aggregates = try (root.optionalArray("summary") ?? []).map { item in
+            let label = try item.string("label")
+            let source = try item.optionalString("metric")
+            let kind = try item.string("operation")
+            let operation: AggregationOperation
+            if kind == "custom" {
+                operation = .custom(label: label)
+            } else if let named = MetricsAggregator.operation(method: "compute" + kind.capitalizedFirst, metric: Metric(source ?? "")) {
+                operation = named
+            } else {
+                throw item.invalid("operation", "is \"\(kind)\"; expected mean, median, mode, minimum, maximum, standardDeviation, variance or custom")
+            }
+            return AggregateMetric(group: try item.optionalString("group"), label: label, operation: operation, sourceMetric: source,
+                                   value: try item.optionalDouble("value"), count: try item.optionalInt("count") ?? 0)
         }
         var errors = EvaluationRunErrors()
-        errors.inferenceFailureCount = json["errors"]?["inferenceFailureCount"]?.intValue ?? 0
-        errors.evaluatorFailureCount = json["errors"]?["evaluatorFailureCount"]?.intValue ?? 0
-        errors.failingEvaluatorTypes = (json["errors"]?["failingEvaluatorTypes"]?.arrayValue ?? []).compactMap(\.stringValue)
-        errors.metricsNotFound = (json["errors"]?["metricsNotFound"]?.arrayValue ?? []).compactMap(\.stringValue)
+        if let written = try root.optionalObject("errors") {
+            errors.inferenceFailureCount = try written.optionalInt("inferenceFailureCount") ?? 0
+            errors.evaluatorFailureCount = try written.optionalInt("evaluatorFailureCount") ?? 0
+            errors.failingEvaluatorTypes = try (written.optionalArray("failingEvaluatorTypes") ?? []).map { try $0.asString() }
+            errors.metricsNotFound = try (written.optionalArray("metricsNotFound") ?? []).map { try $0.asString() }
+        }
         errors.anyInferenceProduced = samples.contains { $0.subjectError == nil }
         self.errors = errors
     }
 }
 
+/// Apple's `EvaluationResultsError`: why `EvaluationResult(jsonData:)` refused its data (`fileNotFound` belongs to
+/// `loadJSON(from:)`, which prompt files do not have).
+public enum EvaluationResultsError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The data holds no JSON at all.
+    case emptyJSONFile
+    /// The data is not the JSON form of an evaluation result: `reason` names the place and what was expected.
+    case invalidJSONFormat(reason: String)
+
+    public var caseName: String {
+        switch self {
+        case .emptyJSONFile: "emptyJSONFile"
+        case .invalidJSONFormat: "invalidJSONFormat"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .emptyJSONFile: "EvaluationResultsError.emptyJSONFile: the data is empty; pass the evaluation object `fmplay run --format json` writes"
+        case .invalidJSONFormat(let reason):
+            "EvaluationResultsError.invalidJSONFormat: \(reason) (EvaluationResult(jsonData:) reads the evaluation object `fmplay run --format json` writes)"
+        }
+    }
+}
+
+/// One place in a report's JSON, for `EvaluationReport.init(decoding:)`: typed reads that fail with the field's path.
+struct ReportReader {
+    let value: JSONValue
+    let path: String
+    init(_ value: JSONValue, path: String) {
+        self.value = value
+        self.path = path
+    }
+
+    func invalid(_ key: String?, _ problem: String) -> EvaluationResultsError {
+        let place = key.map { path.isEmpty ? $0 : path + "." + $0 } ?? (path.isEmpty ? "the document" : path)
+        return .invalidJSONFormat(reason: "\(place) \(problem)")
+    }
+
+    func field(_ key: String) throws -> JSONValue? {
+        guard case .object(let object) = value else { throw invalid(nil, "is not an object") }
+        guard let found = object[key], !found.isNull else { return nil }
+        return found
+    }
+
+    func required(_ key: String) throws -> JSONValue {
+        guard let found = try field(key) else { throw invalid(key, "is missing") }
+        return found
+    }
+
+    func child(_ key: String, _ value: JSONValue) -> ReportReader { ReportReader(value, path: path.isEmpty ? key : path + "." + key) }
+
+    func asString() throws -> String {
+        guard let text = value.stringValue else { throw invalid(nil, "is not a string") }
+        return text
+    }
+
+    func string(_ key: String) throws -> String { try child(key, try required(key)).asString() }
+    func optionalString(_ key: String) throws -> String? { try field(key).map { try child(key, $0).asString() } }
+    func int(_ key: String) throws -> Int {
+        guard let number = try required(key).intValue else { throw invalid(key, "is not an integer") }
+        return number
+    }
+    func optionalInt(_ key: String) throws -> Int? {
+        try field(key).map { guard let number = $0.intValue else { throw invalid(key, "is not an integer") }; return number }
+    }
+    func optionalDouble(_ key: String) throws -> Double? {
+        try field(key).map { guard let number = $0.doubleValue else { throw invalid(key, "is not a number") }; return number }
+    }
+    func optionalValue(_ key: String) -> JSONValue? { (try? field(key)) ?? nil }
+
+    func array(_ key: String) throws -> [ReportReader] {
+        guard let items = try required(key).arrayValue else { throw invalid(key, "is not an array") }
+        return items.enumerated().map { ReportReader($1, path: (path.isEmpty ? key : path + "." + key) + "[\($0)]") }
+    }
+    func optionalArray(_ key: String) throws -> [ReportReader]? { try field(key) == nil ? nil : try array(key) }
+
+    func optionalObject(_ key: String) throws -> ReportReader? {
+        guard let found = try field(key) else { return nil }
+        guard case .object = found else { throw invalid(key, "is not an object") }
+        return child(key, found)
+    }
+    func entries() throws -> [(key: String, reader: ReportReader)] {
+        guard case .object(let object) = value else { throw invalid(nil, "is not an object") }
+        return object.map { (key: $0.key, reader: child($0.key, $0.value)) }
+    }
+}
+
 extension Metric {
-    init(json: JSONValue) {
-        let name = json["name"]?.stringValue ?? ""
-        let rationale = json["rationale"]?.stringValue
-        switch json["value"]?.stringValue {
+    /// One metric of a sample's row: `{"name", "value": passing|failing|scoring|ignore|none, "score", "rationale"}`.
+    init(reading row: ReportReader) throws {
+        let name = try row.string("name")
+        let rationale = try row.optionalString("rationale")
+        switch try row.string("value") {
         case "passing": self.init(name, value: .passing, rationale: rationale)
         case "failing": self.init(name, value: .failing, rationale: rationale)
-        case "scoring": self.init(name, value: .scoring(json["score"]?.doubleValue ?? 0), rationale: rationale)
+        case "scoring":
+            guard let score = try row.optionalDouble("score") else { throw row.invalid("score", "is missing (a scoring metric has one)") }
+            self.init(name, value: .scoring(score), rationale: rationale)
         case "ignore": self.init(name, value: .ignore, rationale: rationale)
-        default: self.init(name, rationale: rationale)
+        case "none": self.init(name, rationale: rationale)
+        case let other: throw row.invalid("value", "is \"\(other)\"; expected passing, failing, scoring, ignore or none")
         }
     }
 }

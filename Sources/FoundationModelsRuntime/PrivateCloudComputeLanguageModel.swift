@@ -69,6 +69,9 @@ public struct PrivateCloudComputeLanguageModel: LanguageModel {
     }
 
     public var supportedLanguages: [String]? { nil }
+    /// What `supportedLanguages` answers in prompt files and what `supportsLocale` checks: servers do not list their
+    /// languages, so a configured server has `LanguageSupport`'s assumed ones; an unconfigured model none.
+    public var languages: [String] { backend == nil ? [] : LanguageSupport.languages(listed: supportedLanguages) }
 
     /// PCC has all four capabilities (reasoning included); an unconfigured model fails its requests with
     /// `configurationHelp` instead.

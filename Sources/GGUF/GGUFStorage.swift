@@ -10,7 +10,8 @@ import Darwin
 public final class GGUFStorage: @unchecked Sendable {
     public let base: UnsafeRawPointer
     public let count: Int
-    private let isMapped: Bool
+    /// Whether the bytes are a mapping of the file (`releasePages` then frees memory), not an owned copy.
+    public let isMapped: Bool
 
     /// Maps `path` read-only.
     public init(mapping path: String) throws {

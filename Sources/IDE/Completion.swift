@@ -172,6 +172,21 @@ extension IDEDocument {
             while q > start, isWord(bytes[q - 1]) { q -= 1 }
             return q < p ? String(decoding: bytes[q..<p], as: UTF8.self) : nil
         }
+        // The callee: a qualified table type as written (`LanguageModelSession.ToolCallError(`), else the last name
+        // (`respond` of `session.respond(`, `GenerationOptions`).
+        func callee(endingBefore position: Int) -> String? {
+            guard let last = word(endingBefore: position) else { return nil }
+            var p = position
+            while p > start, bytes[p - 1] == 0x20 || bytes[p - 1] == 0x09 || bytes[p - 1] == 0x0A { p -= 1 }
+            p -= last.utf8.count
+            var qualified = last, found = last
+            while p > start, bytes[p - 1] == UInt8(ascii: "."), let part = word(endingBefore: p - 1) {
+                qualified = part + "." + qualified
+                if Surface.table.type(named: qualified) != nil { found = qualified }
+                p -= 1 + part.utf8.count
+            }
+            return found
+        }
         while index >= start {
             let byte = bytes[index]
             switch byte {
@@ -191,7 +206,7 @@ extension IDEDocument {
                         index -= 1
                         continue
                     }
-                    return CompletionContext(callee: word(endingBefore: index), label: label, afterDot: afterDot)
+                    return CompletionContext(callee: callee(endingBefore: index), label: label, afterDot: afterDot)
                 }
                 depth -= 1
             case UInt8(ascii: ","):

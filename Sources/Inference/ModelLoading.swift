@@ -204,8 +204,8 @@ extension ModelConfiguration {
 
 extension Transformer {
     /// Builds the transformer over the tensors of a loaded GGUF file. The weight matrices
-    /// stay in the file mapping, except the output matrix when its rows can be interleaved
-    /// (`TransformerWeights.interleaveOutputRows`).
+    /// are copied out of the file mapping into huge pages, the output matrix and Q4_0/Q4_1
+    /// layers with their rows interleaved (`TransformerWeights.copyMatrices`).
     init(file: GGUFFile, path: String) throws(InferenceError) {
         let configuration = try ModelConfiguration(file: file, path: path)
         var weights = try TransformerWeights(configuration: configuration, path: path) { name in
@@ -214,7 +214,7 @@ extension Transformer {
             return TensorView(name: name, format: QuantFormat(rawValue: info.type.name), typeName: info.type.name,
                               dimensions: info.dimensions, data: data.baseAddress ?? UnsafeRawPointer(file.storage.base))
         }
-        weights.interleaveOutputRows(releasing: file.storage)
+        weights.copyMatrices(releasing: file.storage)
         self.init(configuration: configuration, weights: weights)
     }
 }

@@ -1,5 +1,8 @@
 import GGUF
 import Kernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A tensor as the loader sees it in the model file.
 struct TensorView: @unchecked Sendable {
@@ -37,18 +40,39 @@ final class VectorArena: @unchecked Sendable {
     }
 }
 
-/// Weight matrices copied out of the file at load time (`TransformerWeights.interleaveOutputRows`),
-/// owned by the model.
+/// Weight matrices copied out of the file at load time (`TransformerWeights.copyMatrices`), in one
+/// allocation owned by the model. It is 2 MiB-aligned and, on Linux, advised as transparent huge
+/// pages before any of it is touched: a decoded token streams every weight once, and with 4 KiB
+/// pages that walk also misses the TLB every 4 KiB (and its page tables fall out of the caches).
 final class MatrixCopies: @unchecked Sendable {
-    private var allocations: [UnsafeMutableRawPointer] = []
+    private var base: UnsafeMutableRawPointer?
+    private var capacity = 0
+    private var used = 0
 
+    /// Allocates the memory for all later `allocate` calls (`bytes` in all, each a multiple of 64).
+    func reserve(bytes: Int) {
+        precondition(base == nil, "MatrixCopies.reserve called twice")
+        let hugePage = 2 << 20
+        capacity = max(bytes, 1)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: hugePage)
+        #if os(Linux)
+        if capacity >= hugePage { _ = madvise(memory, capacity, MADV_HUGEPAGE) }
+        #endif
+        base = memory
+    }
+
+    /// The next `bytes` (rounded up to 64) of the reserved memory.
     func allocate(bytes: Int) -> UnsafeMutableRawPointer {
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes, 1), alignment: 64)
-        allocations.append(memory)
+        let size = Self.size(bytes)
+        precondition(base != nil && used + size <= capacity, "MatrixCopies reserved too small")
+        let memory = base! + used
+        used += size
         return memory
     }
 
-    deinit { for memory in allocations { memory.deallocate() } }
+    static func size(_ bytes: Int) -> Int { (bytes + 63) / 64 * 64 }
+
+    deinit { base?.deallocate() }
 }
 
 struct BlockWeights: @unchecked Sendable {
@@ -68,6 +92,8 @@ struct BlockWeights: @unchecked Sendable {
     var up: WeightMatrix
     var down: WeightMatrix
     var postFeedForwardNorm: UnsafePointer<Float>?
+
+    var matrices: [WeightMatrix] { [query, key, value, output, gate, up, down] }
 }
 
 struct TransformerWeights: @unchecked Sendable {
@@ -79,7 +105,7 @@ struct TransformerWeights: @unchecked Sendable {
     var ropeFrequencyFactors: UnsafePointer<Float>?
     var blocks: [BlockWeights]
     let arena: VectorArena
-    /// Memory of the weight matrices copied out of the file (`interleaveOutputRows`).
+    /// Memory of the weight matrices copied out of the file (`copyMatrices`).
     let copies = MatrixCopies()
 
     /// Finds and checks every tensor the architecture needs.
@@ -143,21 +169,69 @@ struct TransformerWeights: @unchecked Sendable {
         self.blocks = blocks
     }
 
-    /// Replaces the output matrix (and the token embedding, when tied to it) by a copy
-    /// with its rows interleaved in groups of eight (`MatrixView.interleavingRows`), when its
-    /// format allows: the matrix-vector product of the logits, the largest of a decoding step,
-    /// then reads one sequential stream and needs no gathering of the eight rows' scales.
-    /// Same bytes, same results bit for bit. The file's pages of the copied matrix are released
-    /// as the copy proceeds, so resident memory does not grow.
-    mutating func interleaveOutputRows(releasing storage: GGUFStorage) {
-        let source = output.view
-        guard source.canInterleaveRows else { return }
+    /// Replaces the output matrix (and the token embedding, when tied to it) and the layers'
+    /// matrices by copies in one `MatrixCopies` allocation (huge pages), with their rows
+    /// interleaved in groups of eight (`MatrixView.interleavingRows`) where that pays: a
+    /// matrix-vector product then reads one sequential stream and needs no gathering of the
+    /// eight rows' scales (the output matrix, the largest product of a decoding step; Q4_0/Q4_1
+    /// layers, whose row-major `rows8` reads eight short streams). Other matrices are copied as
+    /// they are. Same bytes, same results bit for bit. The file's pages of each copied matrix
+    /// are released as the copy proceeds, so resident memory does not grow; when the file is
+    /// not mapped (an owned copy, whose memory cannot be released) only interleaved matrices
+    /// are copied.
+    mutating func copyMatrices(releasing storage: GGUFStorage) {
+        let tied = tokenEmbedding.view.base == output.view.base
+        func copies(_ matrix: WeightMatrix, layer: Bool) -> Bool {
+            storage.isMapped || Self.interleaves(matrix.view, layer: layer)
+        }
+        var bytes = copies(output, layer: false) ? MatrixCopies.size(output.view.rows * output.view.rowStride) : 0
+        for block in blocks {
+            for matrix in block.matrices where copies(matrix, layer: true) {
+                bytes += MatrixCopies.size(matrix.view.rows * matrix.view.rowStride)
+            }
+        }
+        guard bytes > 0 else { return }
+        let memory = self.copies
+        memory.reserve(bytes: bytes)
+        func copy(_ matrix: inout WeightMatrix, layer: Bool) {
+            guard copies(matrix, layer: layer) else { return }
+            matrix = Self.copy(matrix, interleaving: Self.interleaves(matrix.view, layer: layer), into: memory, releasing: storage)
+        }
+        copy(&output, layer: false)
+        if tied { tokenEmbedding = output }
+        blocks = blocks.map { block in
+            var block = block
+            copy(&block.query, layer: true)
+            copy(&block.key, layer: true)
+            copy(&block.value, layer: true)
+            copy(&block.output, layer: true)
+            copy(&block.gate, layer: true)
+            copy(&block.up, layer: true)
+            copy(&block.down, layer: true)
+            return block
+        }
+    }
+
+    /// Whether the copy interleaves the matrix's rows: always for the output matrix when its
+    /// format allows; for layers, the formats whose row-major matrix-vector product reads eight
+    /// rows side by side (`TiledKernels.sideBySideTail`).
+    static func interleaves(_ view: MatrixView, layer: Bool) -> Bool {
+        view.canInterleaveRows && (!layer || view.format == .q4_0 || view.format == .q4_1)
+    }
+
+    private static func copy(_ matrix: WeightMatrix, interleaving: Bool, into copies: MatrixCopies,
+                             releasing storage: GGUFStorage) -> WeightMatrix {
+        let source = matrix.view
         let bytes = source.rows * source.rowStride
         let memory = copies.allocate(bytes: bytes)
-        let view = source.interleavingRows(into: memory) { rows in storage.releasePages(source.base, count: rows * source.rowStride) }
-        let tied = tokenEmbedding.view.base == source.base
-        output = WeightMatrix(name: output.name, view: view)
-        if tied { tokenEmbedding = output }
+        if interleaving {
+            let view = source.interleavingRows(into: memory) { rows in storage.releasePages(source.base, count: rows * source.rowStride) }
+            return WeightMatrix(name: matrix.name, view: view)
+        }
+        memory.copyMemory(from: source.base, byteCount: bytes)
+        storage.releasePages(source.base, count: bytes)
+        return WeightMatrix(name: matrix.name, view: MatrixView(format: source.format, rows: source.rows, columns: source.columns,
+                                                                base: memory))
     }
 
     private static func matrix(_ view: TensorView, rows: Int, columns: Int, path: String) throws(InferenceError) -> WeightMatrix {

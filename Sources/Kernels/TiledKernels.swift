@@ -107,23 +107,33 @@ enum TiledKernels {
     /// Blocks per pass of `rows8Streaming`: its partial sums (8 rows x this many blocks of
     /// `SIMD8<Int32>`, 8 KiB) stay in L1.
     static let streamingChunkBlocks = 32
-    /// How far ahead of its reads `rows8Streaming` prefetches (measured best of 0, 1, 2, 6 KiB).
+    /// How far ahead of its reads `rows8` over interleaved rows prefetches (measured best of 0, 1, 2, 6 KiB).
     static let streamingPrefetchBytes = 2048
 
-    /// Prefetches `bytes` bytes `streamingPrefetchBytes` after `chunk`, the part of a row the
-    /// streaming kernels read next. The hardware prefetcher stops at 4 KiB pages (a file
-    /// mapping has no huge pages), so the kernels ask for the lines ahead themselves.
+    /// Prefetches `bytes` bytes `streamingPrefetchBytes` after `chunk`, the part of a stream
+    /// read next. The hardware prefetcher stops at 4 KiB pages (a file mapping has no huge
+    /// pages), so the kernels ask for the lines ahead themselves.
     @inline(__always)
     static func prefetchAhead(of chunk: UnsafeRawPointer, bytes: Int) {
-        let ahead = chunk + streamingPrefetchBytes
-        for line in 0..<(bytes + 63) / 64 { prefetch(ahead + 64 * line) }
+        prefetchLines(chunk + streamingPrefetchBytes, bytes: bytes)
+    }
+
+    /// Prefetches the cache lines of `bytes` bytes from `start`. The streaming kernels
+    /// (`rows8Streaming`, `streamSuperblocks`) prefetch, while they read a chunk of a row, the
+    /// same chunk of the same row of the next 8-row group: exactly one group ahead in the order
+    /// they read memory (a fixed distance past the chunk is not, when a row has several chunks:
+    /// Gemma's 2048-column Q4_K/Q6_K matrices; KernelBench `--cold`: Q6_K 190-210 -> 125-135 µs).
+    @inline(__always)
+    static func prefetchLines(_ start: UnsafeRawPointer, bytes: Int) {
+        for line in 0..<(bytes + 63) / 64 { prefetch(start + 64 * line) }
     }
 
     /// `rows8` for the 32-element formats with 5- and 8-bit codes (Q8_0, Q5_0, Q5_1), reading
     /// memory in order: each row's blocks (up to `streamingChunkBlocks` of them) one after the
     /// other, the next row after that, so a matrix-vector product is one sequential stream
     /// that the hardware prefetcher follows (eight rows read side by side are eight short
-    /// streams; measured on a 178 MB Q8_0 matrix, about half the bandwidth). The partial sums
+    /// streams; measured on a 178 MB Q8_0 matrix, about half the bandwidth); the next 8-row
+    /// group is prefetched chunk by chunk (`prefetchLines`). The partial sums
     /// wait in L1 until all eight rows of a chunk are read; then each block's eight sums are
     /// reduced and accumulated exactly as `rows8` does, so the outputs are bit for bit the same.
     @inline(__always)
@@ -140,7 +150,9 @@ enum TiledKernels {
             let end = min(start + streamingChunkBlocks, blocks)
             for i in 0..<8 {
                 let w = row(i)
-                prefetchAhead(of: w + W.blockBytes * start, bytes: (end - start) * W.blockBytes)
+                if firstRow + 8 + i <= last {
+                    prefetchLines(matrix.row(firstRow + 8 + i) + W.blockBytes * start, bytes: (end - start) * W.blockBytes)
+                }
                 for b in start..<end {
                     let codes = W.codes(w, b)
                     partials[8 * (b - start) + i] = blockPartialSums(W.self, codes: codes, magnitude: magnitudeOf(W.self, codes),
@@ -289,7 +301,9 @@ enum TiledKernels {
             let end = min(start + streamingChunkBlocks, blocks)
             for i in 0..<8 {
                 let w = matrix.row(min(firstRow + i, last)) + superblockBytes * (start / 8)
-                prefetchAhead(of: w, bytes: (end - start) / 8 * superblockBytes)
+                if firstRow + 8 + i <= last {
+                    prefetchLines(matrix.row(firstRow + 8 + i) + superblockBytes * (start / 8), bytes: (end - start) / 8 * superblockBytes)
+                }
                 for s in stride(from: 0, to: end - start, by: 8) { read(i, start, s, w + superblockBytes * (s / 8)) }
             }
             for b in start..<end { reduce(b, start) }

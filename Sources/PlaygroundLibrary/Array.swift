@@ -94,47 +94,94 @@ extension Builtins {
         "Array.shuffled()": shuffled,
     ]
 
-    static let arrayMutations: [String: Builtin] = [
-        "Array.append(_:)": on(array) { i, a, c in
-            let item = try await c.arguments(i).unlabelled.first ?? .null
-            if item.isContainer { try i.budget.value(item, c.node) }
-            try i.budget.allocate(elements: a.count + 1, c.node)
-            try await i.assign(to: c.baseExpr!, .array(a + [item]))
-            return .null
-        },
-        "Array.append(contentsOf:)": on(array) { i, a, c in
-            guard case .array(let items)? = try await c.arguments(i).value("contentsOf") else { throw i.error("append(contentsOf:) needs an array", c.node) }
-            try i.budget.allocate(elements: a.count + items.count, c.node)
-            try await i.assign(to: c.baseExpr!, .array(a + items))
-            return .null
-        },
-        "Array.insert(_:at:)": on(array) { i, a, c in
-            var a = a
-            let args = try await c.arguments(i)
-            guard let item = args.unlabelled.first, case .int(let index)? = args.value("at") else { throw i.error("insert needs a value and at: index", c.node) }
-            if item.isContainer { try i.budget.value(item, c.node) }
-            try i.budget.allocate(elements: a.count + 1, c.node)
-            a.insert(item, at: try i.checked(c.node) { () throws(Arithmetic.Failure) in try Arithmetic.insertionIndex(index, count: a.count) })
-            try await i.assign(to: c.baseExpr!, .array(a))
-            return .null
-        },
-        "Array.remove(at:)": on(array) { i, a, c in
-            var a = a
-            guard case .int(let index)? = try await c.arguments(i).value("at") else { throw i.error("remove needs at: index", c.node) }
-            let removed = a.remove(at: try i.checked(c.node) { () throws(Arithmetic.Failure) in try Arithmetic.index(index, count: a.count) })
-            try await i.assign(to: c.baseExpr!, .array(a))
-            return removed
-        },
-        "Array.removeFirst()": on(array) { i, a, c in
-            guard let first = a.first else { throw i.error("can't remove first element from an empty collection", c.node) }
-            try await i.assign(to: c.baseExpr!, .array(Array(a.dropFirst())))
-            return first
-        },
-        "Array.removeLast()": on(array) { i, a, c in
-            guard let last = a.last else { throw i.error("can't remove last element from an empty collection", c.node) }
-            try await i.assign(to: c.baseExpr!, .array(Array(a.dropLast())))
-            return last
-        },
+    /// What a collection prompt code can change in place is made of: its elements as values, one argument checked as an
+    /// element, and the collection rebuilt from elements. Array and 27.0's Transcript (RangeReplaceableCollection) share
+    /// one implementation of each mutation (`collectionMutations`).
+    struct MutableCollection: Sendable {
+        var elements: @Sendable (Value) -> [Value]?
+        var element: @Sendable (Interpreter, Value?, BuiltinCall) throws -> Value
+        var rebuild: @Sendable ([Value]) -> Value
+    }
+
+    /// `append(_:)`, `append(contentsOf:)`, `insert(_:at:)`, `remove(at:)`, `removeFirst()`, `removeLast()`, `removeAll()`,
+    /// `removeSubrange(_:)` of `owner`, with Swift's checks (indexes through `Arithmetic`, an empty collection's removals); the changed
+    /// collection is written back to the place it was read from (a variable, a property, a session's transcript).
+    static func collectionMutations(_ owner: String, _ kind: MutableCollection) -> [String: Builtin] {
+        func mutate(_ body: @escaping @Sendable (Interpreter, inout [Value], Arguments, BuiltinCall) async throws -> Value) -> Builtin {
+            on(kind.elements) { i, elements, c in
+                var elements = elements
+                let result = try await body(i, &elements, try await c.arguments(i), c)
+                guard let place = c.baseExpr else { throw i.error("\(c.entry.selector) changes a collection stored in a variable or property", c.node) }
+                try await i.assign(to: place, kind.rebuild(elements))
+                return result
+            }
+        }
+        return [
+            "\(owner).append(_:)": mutate { i, elements, args, c in
+                try add(i, [try kind.element(i, args.unlabelled.first, c)], to: &elements, c)
+                return .null
+            },
+            "\(owner).append(contentsOf:)": mutate { i, elements, args, c in
+                let items = try (args.value("contentsOf").map { try i.sequenceElements($0, c.node) } ?? []).map { try kind.element(i, $0, c) }
+                try add(i, items, to: &elements, c)
+                return .null
+            },
+            "\(owner).insert(_:at:)": mutate { i, elements, args, c in
+                let item = try kind.element(i, args.unlabelled.first, c)
+                try add(i, [item], to: &elements, at: try i.intArgument(args.value("at"), "insert(_:at:)", c.node), c)
+                return .null
+            },
+            "\(owner).remove(at:)": mutate { i, elements, args, c in
+                let index = try i.intArgument(args.value("at"), "remove(at:)", c.node)
+                let count = elements.count
+                return elements.remove(at: try i.checked(c.node) { () throws(Arithmetic.Failure) in try Arithmetic.index(index, count: count) })
+            },
+            "\(owner).removeFirst()": mutate { i, elements, _, c in
+                guard !elements.isEmpty else { throw i.error("can't remove first element from an empty collection", c.node) }
+                return elements.removeFirst()
+            },
+            "\(owner).removeLast()": mutate { i, elements, _, c in
+                guard !elements.isEmpty else { throw i.error("can't remove last element from an empty collection", c.node) }
+                return elements.removeLast()
+            },
+            "\(owner).removeAll()": mutate { _, elements, _, _ in
+                elements.removeAll()
+                return .null
+            },
+            "\(owner).removeSubrange(_:)": mutate { i, elements, args, c in
+                elements.removeSubrange(try subrange(i, args.unlabelled.first, count: elements.count, c))
+                return .null
+            },
+        ]
+    }
+
+    /// `removeSubrange(a..<b)` / `(a...b)`: positions within 0...count, as Swift checks them.
+    private static func subrange(_ i: Interpreter, _ value: Value?, count: Int, _ c: BuiltinCall) throws -> Range<Int> {
+        guard case .range(let lower, let upper, let closed)? = value else {
+            throw i.error("removeSubrange takes a range of positions, such as 1..<3", c.node)
+        }
+        guard lower >= 0, !(closed && upper == Int.max) else {
+            throw i.error("Range \(lower)\(closed ? "..." : "..<")\(upper) out of bounds for a collection of \(count) elements", c.node)
+        }
+        let end = closed ? upper + 1 : upper
+        guard lower <= end, end <= count else {
+            throw i.error("Range \(lower)\(closed ? "..." : "..<")\(upper) out of bounds for a collection of \(count) elements", c.node)
+        }
+        return lower..<end
+    }
+
+    /// Inserts items at an index (Swift's insertion-index check), or appends them, within the evaluation's budget.
+    private static func add(_ i: Interpreter, _ items: [Value], to elements: inout [Value], at index: Int? = nil, _ c: BuiltinCall) throws {
+        for item in items where item.isContainer { try i.budget.value(item, c.node) }
+        try i.budget.allocate(elements: elements.count + items.count, c.node)
+        let count = elements.count
+        let position = try index.map { index in try i.checked(c.node) { () throws(Arithmetic.Failure) in try Arithmetic.insertionIndex(index, count: count) } }
+        elements.insert(contentsOf: items, at: position ?? count)
+    }
+
+    static let arrayMutations: [String: Builtin] = collectionMutations("Array", MutableCollection(
+        elements: array, element: { _, value, _ in value ?? .null }, rebuild: { .array($0) }
+    )).merging([
         "Array.removeFirst(_:)": on(array) { i, a, c in
             let k = try await removalCount(i, a, c, "removeFirst")
             try await i.assign(to: c.baseExpr!, .array(Array(a.dropFirst(k))))
@@ -173,7 +220,7 @@ extension Builtins {
             try await i.assign(to: c.baseExpr!, .array(a))
             return .null
         },
-    ]
+    ]) { a, _ in a }
 }
 
 /// `removeFirst(k)`/`removeLast(k)`: Swift's checks on the count.

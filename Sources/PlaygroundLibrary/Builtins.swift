@@ -13,7 +13,8 @@ package enum Builtins {
     package static let all: [String: Builtin] = {
         var all: [String: Builtin] = [:]
         for group in [swiftBuiltins, systemLanguageModelBuiltins, serverModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins,
-                      agenticBuiltins, skillsBuiltins, evaluationsBuiltins, foundationBuiltins, optionalBuiltins, transcriptPartBuiltins, transcriptFieldBuiltins, collectionIndexBuiltins, generatedContentKindBuiltins,
+                      agenticBuiltins, skillsBuiltins, evaluationsBuiltins, foundationBuiltins, optionalBuiltins, transcriptPartBuiltins, transcriptMutations,
+                      transcriptFieldBuiltins, collectionIndexBuiltins, generatedContentKindBuiltins,
                       tableCases(of: "GenerationSchema.SchemaError"), tableCases(of: "RollingWindowSize")] {
             all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
         }

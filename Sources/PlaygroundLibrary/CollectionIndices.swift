@@ -2,8 +2,9 @@ import FoundationModelsRuntime
 import PromptInterpreter
 
 /// Collection index APIs of Array and of Transcript (27: a RangeReplaceableCollection; a history is an array of
-/// entries in prompt files): `startIndex`, `endIndex`, `index(before:)`, `index(after:)`, `removeSubrange(_:)`, and
-/// a range's `first`/`last` (`history.indices.last`). Integer indices, as Array and Transcript have.
+/// entries in prompt files): `startIndex`, `endIndex`, `index(before:)`, `index(after:)`, and a range's `first`/`last`
+/// (`history.indices.last`). Integer indices, as Array and Transcript have; `removeSubrange(_:)` is one of
+/// `collectionMutations` (Array.swift).
 extension Builtins {
     static let collectionIndexBuiltins: [String: Builtin] = {
         var all: [String: Builtin] = [
@@ -35,33 +36,10 @@ extension Builtins {
             }
         }
         all["Transcript.indices"] = on(transcript) { _, t, _ in .range(lower: 0, upper: t.count, closed: false) }
-        all["Array.removeSubrange(_:)"] = on(array) { i, a, c in
-            let bounds = try subrange(i, try await c.arguments(i).unlabelled.first, count: a.count, c)
-            var a = a
-            a.removeSubrange(bounds)
-            try await i.assign(to: c.baseExpr!, .array(a))
-            return .null
-        }
-        all["Transcript.removeSubrange(_:)"] = mutateTranscript { i, entries, args, c in
-            entries.removeSubrange(try subrange(i, args.unlabelled.first, count: entries.count, c))
-            return .null
-        }
         return all
     }()
 
     private static func rangeIsEmpty(_ i: Interpreter, _ r: (lower: Int, upper: Int, closed: Bool), _ c: BuiltinCall) throws -> Bool {
         try i.checked(c.node) { () throws(Arithmetic.Failure) in try Arithmetic.rangeCount(r.lower, r.upper, closed: r.closed) } == 0
-    }
-
-    /// `removeSubrange(a..<b)` / `(a...b)`: positions within 0...count, as Swift checks them.
-    private static func subrange(_ i: Interpreter, _ value: Value?, count: Int, _ c: BuiltinCall) throws -> Range<Int> {
-        guard case .range(let lower, let upper, let closed)? = value else {
-            throw i.error("removeSubrange takes a range of positions, such as 1..<3", c.node)
-        }
-        let end = closed ? (upper < Int.max ? upper + 1 : upper) : upper
-        guard lower >= 0, lower <= end, end <= count, !(closed && upper == Int.max) else {
-            throw i.error("Range \(lower)\(closed ? "..." : "..<")\(upper) out of bounds for a collection of \(count) elements", c.node)
-        }
-        return lower..<end
     }
 }

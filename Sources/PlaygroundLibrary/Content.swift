@@ -8,6 +8,8 @@ extension Builtins {
     static let transcript: @Sendable (Value) -> Transcript? = { if case .transcript(let t) = $0 { t } else { nil } }
     static let entry: @Sendable (Value) -> Transcript.Entry? = { if case .transcriptEntry(let e) = $0 { e } else { nil } }
     static let content: @Sendable (Value) -> GeneratedContent? = { if case .content(let c) = $0 { c } else { nil } }
+    /// The `T.self` a `value(_:)` call names, nil when it names none.
+    static func requestedType(_ args: Arguments) -> String? { if case .type(let name)? = args.unlabelled.first { name } else { nil } }
 
     static let contentBuiltins: [String: Builtin] = [
         "Instructions.init(_:)": { i, c in .instructions(Instructions(try await i.builderText(c.callNode, instructions: true))) },
@@ -40,11 +42,17 @@ extension Builtins {
             return .int(items.count)
         },
         "GeneratedContent.description": describe,
-        "GeneratedContent.value(_:)": on(content) { _, g, _ in .content(g) },
+        // The requested type is the metatype argument, else the declaration's annotation
+        // (`let city: String = try content.value(forProperty: "city")`, converted when it is bound).
+        "GeneratedContent.value(_:)": on(content) { i, g, c in try i.contentValue(g, as: requestedType(try await c.arguments(i))) },
         "GeneratedContent.value(_:forProperty:)": on(content) { i, g, c in
-            guard let property = try await c.arguments(i).value("forProperty")?.stringValue else { return .content(g) }
-            guard let found = g[property] else { throw ThrownValue(value: .string("no property '\(property)' in \(g.jsonString)")) }
-            return .content(found)
+            let args = try await c.arguments(i)
+            guard let property = args.value("forProperty")?.stringValue else { return try i.contentValue(g, as: requestedType(args)) }
+            guard let found = g[property] else {
+                if let type = requestedType(args), type.hasSuffix("?") { return .null }
+                throw ThrownValue(value: .string("no property '\(property)' in \(g.jsonString)"))
+            }
+            return try i.contentValue(found, as: requestedType(args))
         },
         "GenerationSchema.init(root:dependencies:)": { i, c in try i.makeGenerationSchema(try await c.arguments(i), c.callNode) },
         "DynamicGenerationSchema.init(name:description:properties:)": dynamicSchema,

@@ -14,6 +14,7 @@ extension Builtins {
             .merging(evaluatorBuiltins) { a, _ in a }
             .merging(expectationBuiltins) { a, _ in a }
             .merging(resultBuiltins) { a, _ in a }
+            .merging(bundledSampleBuiltins) { a, _ in a }
         // Enum cases construct their value (matchers and scoring modes are read by the initializers that take them);
         // an AggregationOperation is a value with a label.
         for type in Surface.table.types where type.module == "Evaluations" {
@@ -82,7 +83,7 @@ extension Builtins {
 
     /// The arguments of an Evaluations call, closure literals kept as syntax (they are captured, not called).
     static func closureArguments(_ i: Interpreter, _ c: BuiltinCall) async throws -> Arguments {
-        try await i.argumentsKeepingClosures(c.callNode.arguments)
+        try await i.arguments(c.callNode.arguments, parameters: c.entry.parameters ?? [], keepingClosures: true)
     }
 
     static func caseConstructor(_ entry: SurfaceMember) -> Builtin {
@@ -276,6 +277,37 @@ extension Builtins {
             "ScoreDimension.metric": on(dimension) { _, d, _ in .evaluations(.metric(d.metric)) },
             "ScoreDimension.name": on(dimension) { _, d, _ in .string(d.name) },
             "ScoreDimension.description": on(dimension) { _, d, _ in d.description.map(Value.string) ?? .null },
+            "ScoreDimension.scale": on(dimension) { _, d, _ in .evaluations(.scale(d.scale)) },
+            "ScoringScale.init(options:)": { i, c in
+                let given = try await c.arguments(i).value("options").map { try i.sequenceElements($0, c.node) } ?? []
+                let options = try given.map { option -> ScaleOption in
+                    guard case .structure("ScaleOption", let fields) = option,
+                          let label = fields.first(where: { $0.name == "label" })?.value.stringValue,
+                          let guide = fields.first(where: { $0.name == "guideDescription" })?.value.stringValue,
+                          let value = fields.first(where: { $0.name == "value" })?.value.number else {
+                        throw i.error("ScoringScale(options:) lists ScaleOption(label:guideDescription:value:) values", c.node)
+                    }
+                    return ScaleOption(value: value, label: label, description: guide)
+                }
+                guard !options.isEmpty else { throw i.error("ScoringScale(options:) needs at least one option for the judge to give", c.node) }
+                return .evaluations(.scale(ScoringScale(options: options)))
+            },
+            "ScoringScale.options": on(scaleValue) { _, scale, _ in .array(scale.options.map(scaleOptionValue)) },
+            "ScaleOption.init(label:guideDescription:value:)": { i, c in
+                let args = try await c.arguments(i)
+                guard let label = args.value("label")?.stringValue, let guide = args.value("guideDescription")?.stringValue,
+                      let value = args.value("value")?.number else {
+                    throw i.error("ScaleOption needs label: and guideDescription: text and a value: number", c.node)
+                }
+                return scaleOptionValue(ScaleOption(value: value, label: label, description: guide))
+            },
+            "ScaleOption.label": field("label"),
+            "ScaleOption.guideDescription": field("guideDescription"),
+            "ScaleOption.value": field("value"),
+            "ModelJudgeEvaluator.scoringMode": on(evaluator) { i, e, c in
+                guard case .judge(let j) = e else { throw i.error("'scoringMode' is a property of ModelJudgeEvaluator", c.node) }
+                return .enumCase(type: "ScoringMode", name: j.judge.scoringMode.rawValue, payload: [])
+            },
             "ScoringScale.numeric(_:)": { i, c in
                 .evaluations(.scale(try i.scale(.enumCase(type: "", name: "numeric", payload: try await c.arguments(i).items.map { ($0.label, $0.value) }), c.node)))
             },
@@ -379,6 +411,13 @@ extension Builtins {
             "EvaluationRunErrors.metricsNotFound": on(runErrors) { _, e, _ in .array(e.metricsNotFound.map(Value.string)) },
             "EvaluationRunErrors.anyInferenceProduced": on(runErrors) { _, e, _ in .bool(e.anyInferenceProduced) },
             "EvaluationRunErrors.failingEvaluatorTypes": on(runErrors) { _, e, _ in .array(e.failingEvaluatorTypes.map(Value.string)) },
+            "EvaluationRunErrors.clean": constant(.evaluations(.runErrors(.clean))),
+            "EvaluationResult.init(jsonData:)": { i, c in
+                guard case .data(let bytes)? = try await c.arguments(i).value("jsonData") else {
+                    throw i.error("EvaluationResult(jsonData:) needs Data, such as Data(json.utf8)", c.node)
+                }
+                return .evaluations(.result(EvaluationRunValue(decoded: try EvaluationReport(decoding: bytes))))
+            },
         ]
         // computeMean(of:) ... computeVariance(of:): one statistic each, named by its method.
         for method in ["computeMean", "computeMedian", "computeMode", "computeMinimum", "computeMaximum", "computeStandardDeviation", "computeVariance"] {
@@ -393,4 +432,65 @@ extension Builtins {
         }
         return all
     }()
+
+    // MARK: ModelSampleInput and ModelSampleOutput (a sample's bundled halves)
+
+    static let scaleValue: @Sendable (Value) -> ScoringScale? = { if case .evaluations(.scale(let s)) = $0 { s } else { nil } }
+
+    static func scaleOptionValue(_ option: ScaleOption) -> Value {
+        .structure(type: "ScaleOption", fields: [("label", .string(option.label)), ("guideDescription", .string(option.description)),
+                                                 ("value", .double(option.value))])
+    }
+
+    /// `Prompt`/`Instructions` as Apple's ModelSampleInput holds them (a string written for either becomes one).
+    static func inputValue(prompt: Value, instructions: Value, generationSchema: Value) -> Value {
+        let prompt: Value = if case .string(let text) = prompt { .prompt(Prompt(text)) } else { prompt }
+        let instructions: Value = if case .string(let text) = instructions { .instructions(Instructions(text)) } else { instructions }
+        return .structure(type: "ModelSampleInput", fields: [("prompt", prompt), ("instructions", instructions), ("generationSchema", generationSchema)])
+    }
+
+    static let bundledSampleBuiltins: [String: Builtin] = [
+        "ModelSample.init(input:expected:expectations:)": { i, c in
+            let args = try await closureArguments(i, c)
+            guard case .structure("ModelSampleInput", let fields)? = args.value("input") else {
+                throw i.error("ModelSample(input:) needs a ModelSampleInput(prompt:instructions:generationSchema:)", c.node)
+            }
+            var expectations: TrajectoryExpectation?
+            if let given = args.value("expectations"), !given.isNull {
+                guard case .evaluations(.trajectory(let t)) = given else { throw i.error("expectations: must be a TrajectoryExpectation", c.node) }
+                expectations = t
+            }
+            func part(_ name: String) -> Value { fields.first { $0.name == name }?.value ?? .null }
+            return .evaluations(.sample(SampleValue(prompt: part("prompt"), expected: args.value("expected") ?? .null, instructions: part("instructions"),
+                                                    generationSchema: part("generationSchema"), expectations: expectations)))
+        },
+        "ModelSample.input": on(sample) { _, s, _ in inputValue(prompt: s.prompt, instructions: s.instructions, generationSchema: s.generationSchema) },
+        "ModelSample.output": on(sample) { _, s, _ in
+            .structure(type: "ModelSampleOutput", fields: [("value", s.expected), ("expectations", s.expectations.map { .evaluations(.trajectory($0)) } ?? .null)])
+        },
+        "ModelSampleInput.init(prompt:instructions:generationSchema:)": { i, c in
+            let args = try await c.arguments(i)
+            guard let prompt = args.value("prompt"), !prompt.isNull else { throw i.error("ModelSampleInput needs prompt: (a Prompt)", c.node) }
+            return inputValue(prompt: prompt, instructions: args.value("instructions") ?? .null, generationSchema: args.value("generationSchema") ?? .null)
+        },
+        "ModelSampleInput.prompt": field("prompt"),
+        "ModelSampleInput.instructions": field("instructions"),
+        "ModelSampleInput.generationSchema": field("generationSchema"),
+        "ModelSampleInput.description": { i, c in
+            guard case .structure(_, let fields) = c.base, let prompt = fields.first(where: { $0.name == "prompt" })?.value else {
+                throw i.error("'description' is a property of ModelSampleInput", c.node)
+            }
+            return .string(i.promptText(prompt))
+        },
+        "ModelSampleOutput.init(value:expectations:)": { i, c in
+            let args = try await closureArguments(i, c)
+            let expectations = args.value("expectations") ?? .null
+            if !expectations.isNull, case .evaluations(.trajectory) = expectations {} else if !expectations.isNull {
+                throw i.error("expectations: must be a TrajectoryExpectation", c.node)
+            }
+            return .structure(type: "ModelSampleOutput", fields: [("value", args.value("value") ?? .null), ("expectations", expectations)])
+        },
+        "ModelSampleOutput.value": field("value"),
+        "ModelSampleOutput.expectations": field("expectations"),
+    ]
 }

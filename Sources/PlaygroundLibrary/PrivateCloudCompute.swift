@@ -29,13 +29,13 @@ extension Builtins {
             i.readsServerState = true
             return quotaValue(m.quotaUsage)
         },
-        // The server does not list its languages: any locale once one is configured.
+        // One rule with supportedLanguages (`LanguageSupport`): a configured server lists no languages, so English.
         "PrivateCloudComputeLanguageModel.supportsLocale(_:)": on(serverModel) { i, m, c in
-            _ = try await c.arguments(i)
-            return .bool(m.backend != nil)
+            let identifier = try await c.arguments(i).items.first.map { Value.localeIdentifier($0.value) ?? i.promptText($0.value) } ?? "en"
+            return .bool(LanguageSupport.supports(identifier, languages: m.languages))
         },
         "PrivateCloudComputeLanguageModel.capabilities": on(serverModel) { _, m, _ in capabilitiesValue(reasoning: m.supportsReasoning) },
-        "PrivateCloudComputeLanguageModel.supportedLanguages": on(serverModel) { _, _, _ in .set([]) },
+        "PrivateCloudComputeLanguageModel.supportedLanguages": on(serverModel) { _, m, _ in .set(m.languages.map(Value.language)) },
         "PrivateCloudComputeLanguageModel.Availability.available": constant(serverAvailability("available", reason: nil)),
         "PrivateCloudComputeLanguageModel.Availability.unavailable(_:)": { i, c in
             .enumCase(type: "PrivateCloudComputeLanguageModel.Availability", name: "unavailable",
@@ -103,7 +103,7 @@ extension Builtins {
         return .structure(type: "PrivateCloudComputeLanguageModel.QuotaUsage", fields: [
             (name: "status", value: status),
             (name: "isLimitReached", value: .bool(quota.isLimitReached)),
-            (name: "resetDate", value: quota.resetDate.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null),
+            (name: "resetDate", value: quota.resetDate.map { .date($0.timeIntervalSince1970) } ?? .null),
             (name: "limitIncreaseSuggestion", value: .null),
         ])
     }

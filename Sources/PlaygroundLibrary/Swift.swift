@@ -9,7 +9,7 @@ extension Builtins {
     static let swiftBuiltins: [String: Builtin] = {
         var all: [String: Builtin] = [:]
         for group in [stringBuiltins, stringMembers, numberBuiltins, arrayBuiltins, dictionaryBuiltins, rangeBuiltins, otherSwiftBuiltins, mathBuiltins,
-                      functionBuiltins] {
+                      functionBuiltins, errorBuiltins] {
             all.merge(group) { _, _ in preconditionFailure("a Swift entry is registered twice") }
         }
         return all
@@ -118,30 +118,6 @@ extension Builtins {
         "Locale.Region.identifier": field("identifier"),
         // Thrown as a value (never a real cancellation of the block): a tool that throws it ends the tool loop.
         "CancellationError.init()": constant(.structure(type: "CancellationError", fields: [])),
-        "Error.localizedDescription": on(errorValue) { _, e, _ in .string("\(e.error)") },
-        "Error.description": on(errorValue) { _, e, _ in .string("\(e.error)") },
-        "Error.debugDescription": on(errorValue) { _, e, _ in
-            if let server = e.error as? PrivateCloudComputeLanguageModel.Error { return .string(server.debugDescription) }
-            return .string((e.error as? GenerationError)?.context.debugDescription ?? "\(e.error)")
-        },
-        "Error.errorDescription": on(errorValue) { _, e, _ in .string("\(e.error)") },
-        "Error.failureReason": on(errorValue) { _, e, _ in
-            if let server = e.error as? PrivateCloudComputeLanguageModel.Error { return .string(server.debugDescription) }
-            return (e.error as? GenerationError).map { .string($0.context.debugDescription) } ?? .null
-        },
-        "Error.recoverySuggestion": on(errorValue) { _, _, _ in .null },
-        "Error.underlyingError": on(errorValue) { i, e, c in
-            guard let toolError = e.error as? ToolCallError else { throw i.error("underlyingError is a member of ToolCallError; this error is \(e.error)", c.node) }
-            return .error(ErrorValue(error: toolError.underlyingError))
-        },
-        "Error.tool": on(errorValue) { i, e, c in
-            guard let toolError = e.error as? ToolCallError else { throw i.error("tool is a member of ToolCallError; this error is \(e.error)", c.node) }
-            guard let source = (toolError.tool as? ClosureTool)?.source as? Value else {
-                throw i.error("the tool '\(toolError.toolName)' that threw is built in (not a value of the file); compare its name instead", c.node)
-            }
-            return source
-        },
     ]
 
-    static let errorValue: @Sendable (Value) -> ErrorValue? = { if case .error(let e) = $0 { e } else { nil } }
 }

@@ -40,7 +40,7 @@ extension Builtins {
         },
         "SystemLanguageModel.isAvailable": on(model) { _, m, _ in .bool(m.isAvailable) },
         "SystemLanguageModel.contextSize": on(model) { _, m, _ in .int(m.contextSize) },
-        "SystemLanguageModel.supportedLanguages": on(model) { _, m, _ in .set((m.supportedLanguages ?? []).map(Value.language)) },
+        "SystemLanguageModel.supportedLanguages": on(model) { _, m, _ in .set(m.languages.map(Value.language)) },
         "SystemLanguageModel.useCase": on(model) { _, m, _ in .useCase(m.useCase) },
         "SystemLanguageModel.tokenCount(for:)": on(model) { i, m, c in try await i.tokenCount(m, c.callNode) },
         "SystemLanguageModel.supportsLocale(_:)": on(model) { i, m, c in

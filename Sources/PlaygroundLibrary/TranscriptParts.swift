@@ -110,38 +110,6 @@ extension Builtins {
             return .transcriptPart(.responseFormat(Transcript.ResponseFormat(name: schema.typeName, schema: schema)))
         },
         "Transcript.ResponseFormat.name": on(responseFormatPart) { _, p, _ in .string(p.name) },
-        "Transcript.append(_:)": mutateTranscript { i, entries, args, c in
-            entries.append(try entryArgument(i, args.unlabelled.first, c))
-            return .null
-        },
-        "Transcript.append(contentsOf:)": mutateTranscript { i, entries, args, c in
-            entries += try (args.value("contentsOf").map { try i.sequenceElements($0, c.node) } ?? []).map { try entryArgument(i, $0, c) }
-            return .null
-        },
-        "Transcript.insert(_:at:)": mutateTranscript { i, entries, args, c in
-            let entry = try entryArgument(i, args.unlabelled.first, c)
-            let index = try i.intArgument(args.value("at"), "insert(_:at:)", c.node)
-            let count = entries.count
-            entries.insert(entry, at: try i.checked(c.node) { () throws(Arithmetic.Failure) in try Arithmetic.insertionIndex(index, count: count) })
-            return .null
-        },
-        "Transcript.remove(at:)": mutateTranscript { i, entries, args, c in
-            let index = try i.intArgument(args.value("at"), "remove(at:)", c.node)
-            let count = entries.count
-            return .transcriptEntry(entries.remove(at: try i.checked(c.node) { () throws(Arithmetic.Failure) in try Arithmetic.index(index, count: count) }))
-        },
-        "Transcript.removeFirst()": mutateTranscript { i, entries, _, c in
-            guard !entries.isEmpty else { throw i.error("can't remove first element from an empty collection", c.node) }
-            return .transcriptEntry(entries.removeFirst())
-        },
-        "Transcript.removeLast()": mutateTranscript { i, entries, _, c in
-            guard !entries.isEmpty else { throw i.error("can't remove last element from an empty collection", c.node) }
-            return .transcriptEntry(entries.removeLast())
-        },
-        "Transcript.removeAll()": mutateTranscript { _, entries, _, _ in
-            entries.removeAll()
-            return .null
-        },
     ]
 
     /// `Transcript.StructuredSegment(id:source:content:)` and 27.0's `(id:schemaName:content:)`: the name is the
@@ -157,17 +125,12 @@ extension Builtins {
         }
     }
 
-    /// A 27.0 mutation of a transcript (`session.transcript.removeLast()`, `transcript.append(entry)`): the changed
-    /// transcript is written back to the place it was read from (a session's transcript is set as `transcript = ...`).
-    static func mutateTranscript(_ body: @escaping @Sendable (Interpreter, inout [Transcript.Entry], Arguments, BuiltinCall) async throws -> Value) -> Builtin {
-        on(transcript) { i, t, c in
-            var entries = t.entries
-            let result = try await body(i, &entries, try await c.arguments(i), c)
-            guard let place = c.baseExpr else { throw i.error("\(c.entry.selector) changes a transcript stored in a variable or a session", c.node) }
-            try await i.assign(to: place, .transcript(Transcript(entries: entries)))
-            return result
-        }
-    }
+    /// 27.0's mutations of a transcript (`session.transcript.removeLast()`, `transcript.append(entry)`): Array's, over its
+    /// entries; the changed transcript is written back where it was read (a session's is set as `transcript = ...`).
+    static let transcriptMutations = collectionMutations("Transcript", MutableCollection(
+        elements: { value in transcript(value).map { $0.entries.map(Value.transcriptEntry) } },
+        element: { i, value, c in .transcriptEntry(try entryArgument(i, value, c)) },
+        rebuild: { .transcript(Transcript(entries: $0.compactMap(TranscriptPart.entry(from:)))) }))
 
     static func entryArgument(_ i: Interpreter, _ value: Value?, _ c: BuiltinCall) throws -> Transcript.Entry {
         guard let value, let entry = TranscriptPart.entry(from: value) else {

@@ -88,7 +88,7 @@ extension Interpreter {
             return .null
         }
         let base = try await evaluate(baseExpr)
-        if base.isNull, baseExpr.is(OptionalChainingExprSyntax.self) { return .null }
+        if base.isNull, Self.inOptionalChain(baseExpr) { return .null }
         if case .type(let typeName) = base, types.type(typeName) != nil {
             if name == "init" { return try await constructNamed(typeName, e) }
             if let method = findMethod(name, in: typeName, isStatic: true) {
@@ -297,8 +297,17 @@ extension Interpreter {
 
     // MARK: Methods
 
+    /// Whether `base.name(...)` calls Optional's member although lint could not type the receiver as `T?`: a table value
+    /// whose type has no such member (`info.resetDate.map { }` on a catch payload, whose `resetDate` is `Date?`), or nil.
+    func callsOptionalMember(_ name: String, of base: Value) -> Bool {
+        guard !Surface.table.members(of: "Optional", named: name, isStatic: false).isEmpty else { return false }
+        if base.isNull { return true }
+        guard let type = base.surfaceTypeName, !base.hasDynamicMembers, type != "GeneratedContent" else { return false }
+        return Surface.table.members(of: type, named: name, isStatic: false).isEmpty
+    }
+
     func method(_ name: String, of base: Value, baseExpr: ExprSyntax, _ e: FunctionCallExprSyntax) async throws -> Value {
-        if context.surface.isOptional(baseExpr) {
+        if context.surface.isOptional(baseExpr) || callsOptionalMember(name, of: base) {
             // `optional.map { }`: Optional's own members (the front end knows the receiver is `T?`), through the table.
             let resolution = Surface.table.resolveCall(type: "Optional", name: name, labels: e.arguments.map { $0.label?.text },
                                                        trailingClosure: e.trailingClosure != nil, isStatic: false)

@@ -188,19 +188,42 @@ package final class EvaluationRunValue: @unchecked Sendable {
         self.subjects = subjects
         self.duration = duration
     }
+
+    /// A result read back from its JSON form (`EvaluationResult(jsonData:)`): each row's sample and subject rebuilt from
+    /// what the report keeps (prompt, instructions, expected and response values; no subject where `subject(from:)` threw).
+    /// The report does not keep the run's duration, so it is 0.
+    package convenience init(decoded report: EvaluationReport) {
+        let samples = report.samples.map { row in
+            Value.evaluations(.sample(SampleValue(prompt: .string(row.prompt), expected: row.expected.map(Value.init(reportJSON:)) ?? .null,
+                                                  instructions: row.instructions.map(Value.string) ?? .null, generationSchema: .null,
+                                                  expectations: nil)))
+        }
+        let subjects = report.samples.map { row -> Value in
+            guard row.subjectError == nil else { return .null }
+            let transcript = row.toolCalls.isEmpty ? nil : StructuredTranscriptValue(toolCalls: row.toolCalls)
+            return .evaluations(.subject(value: row.response.map(Value.init(reportJSON:)) ?? .null, transcript: transcript))
+        }
+        self.init(report: report, samples: samples, subjects: subjects, duration: 0)
+    }
+}
+
+extension Value {
+    /// A JSON value of a report (an expected value or a response) as a prompt-file value: strings, numbers, Booleans,
+    /// arrays and objects (as dictionaries in their written order).
+    init(reportJSON json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .int(let i): self = .int(i)
+        case .double(let d): self = .double(d)
+        case .string(let s): self = .string(s)
+        case .array(let items): self = .array(items.map(Value.init(reportJSON:)))
+        case .object(let object): self = .dictionary(object.map { (key: Value.string($0.key), value: Value(reportJSON: $0.value)) })
+        }
+    }
 }
 
 extension Interpreter {
-    /// Arguments with closure literals left unevaluated (`.null`, syntax kept): they are captured, not called.
-    package func argumentsKeepingClosures(_ list: LabeledExprListSyntax) async throws -> Arguments {
-        var items: [(label: String?, value: Value, syntax: ExprSyntax)] = []
-        for argument in list {
-            let value: Value = argument.expression.is(ClosureExprSyntax.self) ? .null : try await evaluate(argument.expression)
-            items.append((argument.label?.text, value, argument.expression))
-        }
-        return Arguments(items: items)
-    }
-
     /// `Metric(...)`, `ModelSample<String>(...)` and the other framework initializers: the table's
     /// initializer for the labels given (generic arguments dropped); nil for other names.
     func evaluationsInitializer(_ name: String, _ e: FunctionCallExprSyntax) async throws -> Value? {
@@ -306,11 +329,11 @@ extension Interpreter {
             }
             let argument = try field("argumentName").description
             switch name {
-            case "exact": return .exact(argumentName: argument, value: try field("value").jsonValue)
+            case "exact": return .exact(argumentName: argument, value: argumentValue(try field("value")))
             case "keyOnly": return .keyOnly(argumentName: argument)
             case "oneOf":
                 guard case .array(let allowed) = try field("allowedValues") else { throw error("allowedValues: must be an array", node) }
-                return .oneOf(argumentName: argument, allowedValues: allowed.map(\.jsonValue))
+                return .oneOf(argumentName: argument, allowedValues: allowed.map(argumentValue))
             case "range":
                 return .range(argumentName: argument, minimum: payload.first { $0.label == "minimum" }?.value.number,
                               maximum: payload.first { $0.label == "maximum" }?.value.number)
@@ -321,6 +344,18 @@ extension Interpreter {
             case "naturalLanguage": return .naturalLanguage(argumentName: argument, criteria: try field("criteria").description)
             default: throw error("ArgumentMatcher.\(name) does not exist (exact, keyOnly, oneOf, range, pattern, contains, hasPrefix, hasSuffix, naturalLanguage)", node)
             }
+        }
+    }
+
+    /// An `ArgumentValue` as JSON: a literal (`"r"`, `5`) or one of its cases (`.string("r")`, `.int(5)`,
+    /// `.double(0.5)`, `.bool(true)`, also written `ArgumentValue.string("r")`).
+    private func argumentValue(_ value: Value) -> JSONValue {
+        guard case .enumCase(let type, let name, let payload) = value, type.isEmpty || type == "ArgumentValue",
+              payload.count == 1, payload[0].label == nil else { return value.jsonValue }
+        switch (name, payload[0].value) {
+        case ("string", .string), ("int", .int), ("bool", .bool), ("double", .double): return payload[0].value.jsonValue
+        case ("double", .int(let i)): return .double(Double(i))
+        default: return value.jsonValue
         }
     }
 

@@ -217,6 +217,8 @@ package final class Interpreter: @unchecked Sendable {
                 ?? variable.bindings.dropFirst(index + 1).lazy.compactMap { $0.typeAnnotation?.type }.first
             var value = Value.null
             if let initializer = binding.initializer { value = try await evaluate(initializer.value) }
+            // `let city: String = try content.value(forProperty: "city")`: the annotation is the generic type.
+            if case .content(let content) = value, let annotation { value = try contentValue(content, as: annotation.trimmedDescription) }
             value = value.converted(to: annotation)  // `let d: Double = 2` is 2.0
             if let optional = annotation?.as(OptionalTypeSyntax.self) { value = value.converted(to: optional.wrappedType) }
             // `let t: (name: String, count: Int) = ("a", 2)`: the annotation's labels.

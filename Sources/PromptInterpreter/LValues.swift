@@ -101,7 +101,7 @@ extension Interpreter {
             if try await setStatic(name, of: typeName, value, member) { return }
             throw error("cannot assign to '\(member.trimmedDescription)'", member)
         }
-        if base.isNull, baseExpr.is(OptionalChainingExprSyntax.self) { return }
+        if base.isNull, Self.inOptionalChain(baseExpr) { return }
         return try await modify(baseExpr) { baseValue in
             let cell = Cell(baseValue)
             try await modifyProperty(of: cell, name, change, at: member)

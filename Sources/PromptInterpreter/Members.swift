@@ -20,9 +20,26 @@ extension Interpreter {
         if name == "self", baseExpr.is(ArrayExprSyntax.self) || baseExpr.is(DictionaryExprSyntax.self) || baseExpr.is(GenericSpecializationExprSyntax.self) {
             return .type(baseExpr.trimmedDescription)  // `[Item].self`
         }
+        if name == "self", let chain = baseExpr.as(OptionalChainingExprSyntax.self),
+           chain.expression.trimmedDescription.first?.isUppercase == true, case .type(let wrapped) = try await evaluate(chain.expression) {
+            return .type(wrapped + "?")  // `String?.self`
+        }
         let base = try await evaluate(baseExpr)
-        if base.isNull, baseExpr.is(OptionalChainingExprSyntax.self) { return .null }
+        if base.isNull, Self.inOptionalChain(baseExpr) { return .null }
         return try await member(name, of: base, e)
+    }
+
+    /// Whether an expression is, or continues, an optional chain (`a?`, `a?.b`, `a?.b()`, `a?[0].c`): once it
+    /// produced nil, the members and calls after it are not evaluated and the whole chain is nil, as in Swift.
+    static func inOptionalChain(_ expression: ExprSyntax) -> Bool {
+        var current = expression
+        while true {
+            if current.is(OptionalChainingExprSyntax.self) { return true }
+            if let member = current.as(MemberAccessExprSyntax.self), let base = member.base { current = base; continue }
+            if let call = current.as(FunctionCallExprSyntax.self) { current = call.calledExpression; continue }
+            if let subscriptCall = current.as(SubscriptCallExprSyntax.self) { current = subscriptCall.calledExpression; continue }
+            return false
+        }
     }
 
     func implicitMember(_ name: String, _ node: some SyntaxProtocol) throws -> Value {
@@ -71,7 +88,18 @@ extension Interpreter {
         case "instructionsRepresentation" where convertible || conformances.contains("InstructionsRepresentable"):
             return .instructions(Instructions(try await representedText(base, instructions: true, at: node)))
         default:
-            return nil
+            return toolDefaultMember(name, type: type)
+        }
+    }
+
+    /// What the `Tool` protocol gives a tool type of the file that does not declare it: `name` is the type name
+    /// (Apple documents the default; its PlannerTool relies on it) and `includesSchemaInInstructions` is true.
+    func toolDefaultMember(_ name: String, type: String) -> Value? {
+        guard let declaration = context.file.type(named: type), let tool = declaration.tool else { return nil }
+        switch name {
+        case "name": return .string(tool.effectiveName(typeName: declaration.name))
+        case "includesSchemaInInstructions": return .bool(true)
+        default: return nil
         }
     }
 
@@ -99,6 +127,7 @@ extension Interpreter {
             if let value = try await representationMember(name, of: base, type: type, node) { return value }
             throw error("\(type) has no property '\(name)'", node)
         case .object(let box):
+            if let value = toolDefaultMember(name, type: box.type) { return value }
             throw error("\(box.type) has no property '\(name)'", node)
         case .enumCase(let type, let caseName, let payload):
             if name == "rawValue" {
@@ -112,6 +141,8 @@ extension Interpreter {
             }
             if let item = payload.first(where: { $0.label == name }) { return item.value }
             if name == "description" { return .string(try await text(base)) }
+            // A case of a table enum (`GenerationSchema.SchemaError.undefinedReferences`) answers the table's members.
+            if Surface.table.type(named: type) != nil, let value = try await surfaceMember(name, of: base, node) { return value }
             throw error("'\(caseName)' has no property '\(name)'", node)
         case .tuple(let items):
             // Tuple members by label (`pair.key`, `t.name`) or position (`t.0`).

@@ -40,6 +40,9 @@ extension Interpreter {
     }
 
     /// Wraps an instance of a `Tool` type from the file: its `call(arguments:)` runs in this interpreter as a method.
+    /// A tool value of the file as the runtime's tool (`LanguageModelSession.ToolCallError(tool:underlyingError:)`).
+    package func fileTool(_ value: Value, _ node: some SyntaxProtocol) async throws -> any Tool { try await tool(from: value, node) }
+
     /// `name`, `description` and `parameters` are the tool's members, stored or computed (a `call(arguments:
     /// GeneratedContent)` tool declares its schema as `var parameters: GenerationSchema { ... }`): the model is
     /// constrained to that schema and the transcript's tool definition carries it.
@@ -413,5 +416,36 @@ extension Interpreter {
             }
         }
         return false
+    }
+}
+
+extension Interpreter {
+    /// `content.value(T.self)` and `content.value(T.self, forProperty:)`: the content as the requested type
+    /// (Apple's `ConvertibleFromGeneratedContent`): `String`, the integers, `Double`, `Float`, `Bool`, arrays and
+    /// optionals of those, and the file's @Generable types. nil, `Any` and `GeneratedContent` keep the content.
+    /// Content of another shape throws, as Apple's conversions do.
+    package func contentValue(_ content: GeneratedContent, as written: String?) throws -> Value {
+        guard let written else { return .content(content) }
+        let name = written.trimmingCharacters(in: .whitespaces)
+        if name.isEmpty || name == "Any" || name == "GeneratedContent" { return .content(content) }
+        if name.hasSuffix("?") || (name.hasPrefix("Optional<") && name.hasSuffix(">")) {
+            if case .null = content.kind { return .null }
+            let wrapped = name.hasSuffix("?") ? String(name.dropLast()) : String(name.dropFirst("Optional<".count).dropLast())
+            return try contentValue(content, as: wrapped)
+        }
+        func mismatch() -> ThrownValue {
+            ThrownValue(value: .string("cannot convert GeneratedContent \(content.jsonString.prefix(60)) to \(name)"))
+        }
+        guard let schema = generableSchema(forType: name) else {
+            throw ThrownValue(value: .string("'\(name)' is not ConvertibleFromGeneratedContent: value(_:) takes String, Int, Double, Float, Bool, "
+                                             + "GeneratedContent, a @Generable type of this file, or an array or optional of those"))
+        }
+        let value = convert(content, type: schema.root, schema: schema, depth: 0)
+        switch (schema.root, value) {
+        case (.string, .string), (.boolean, .bool), (.integer, .int), (.number, .double), (.array, .array),
+             (.reference, .structure), (.reference, .enumCase): return value
+        case (.number, .int(let i)): return .double(Double(i))
+        default: throw mismatch()
+        }
     }
 }

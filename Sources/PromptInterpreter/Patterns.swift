@@ -1,3 +1,4 @@
+import Evaluations
 import Foundation
 import FoundationModelsRuntime
 import SwiftSyntax
@@ -184,6 +185,7 @@ extension Interpreter {
         if let usage = error as? SessionUsageError { return usage.caseName == caseName }
         if let model = error as? LanguageModelError { return model.caseName == caseName }
         if let server = error as? PrivateCloudComputeLanguageModel.Error { return server.caseName == caseName }
+        if let results = error as? EvaluationResultsError { return results.caseName == caseName }
         if let thrown = error as? ThrownValue, case .enumCase(_, let name, _) = thrown.value { return name == caseName }
         return false
     }
@@ -296,7 +298,7 @@ extension Interpreter {
         case .quotaLimitReached(let info):
             return .structure(type: "PrivateCloudComputeLanguageModel.Error.QuotaLimitReached", fields: [
                 (name: "debugDescription", value: .string(info.debugDescription)),
-                (name: "resetDate", value: info.resetDate.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null),
+                (name: "resetDate", value: info.resetDate.map { .date($0.timeIntervalSince1970) } ?? .null),
                 (name: "limitIncreaseSuggestion", value: .null),
             ])
         case .networkFailure(let context):
@@ -320,6 +322,7 @@ extension Interpreter {
         case "LanguageModelError": return (error as? GenerationError)?.languageModelErrorCaseName != nil || error is LanguageModelError
         case "Error" where typeName.hasSuffix("PrivateCloudComputeLanguageModel.Error"): return error is PrivateCloudComputeLanguageModel.Error
         case "ToolCallError": return error is ToolCallError
+        case "EvaluationResultsError": return error is EvaluationResultsError
         case "Error": return true
         default:
             if let thrown = error as? ThrownValue {

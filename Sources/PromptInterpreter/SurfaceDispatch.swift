@@ -122,10 +122,16 @@ extension Interpreter {
     /// The arguments of a table call. An implicit member call (`.init(totalTokenCount: 3, cachedTokenCount: 0)`,
     /// `.random(top: 5)`) gets its type from the parameter it is passed to, as in Swift; so do the elements of an
     /// array literal passed to an array parameter.
-    package func arguments(_ list: LabeledExprListSyntax, parameters: [SurfaceParameter]) async throws -> Arguments {
+    /// The arguments, each evaluated with its parameter's type as context (`allPass: .toolsAllPass` is a Metric).
+    /// With `keepingClosures`, closure literals are left unevaluated (`.null`, syntax kept): they are captured, not called.
+    package func arguments(_ list: LabeledExprListSyntax, parameters: [SurfaceParameter], keepingClosures: Bool = false) async throws -> Arguments {
         var items: [(label: String?, value: Value, syntax: ExprSyntax)] = []
         for (index, argument) in list.enumerated() {
             let label = argument.label?.text
+            if keepingClosures, argument.expression.is(ClosureExprSyntax.self) {
+                items.append((label, .null, argument.expression))
+                continue
+            }
             let parameter = parameters.first { $0.label == label && label != nil } ?? (label == nil && index < parameters.count ? parameters[index] : nil)
             let value = if let parameter { try await evaluate(argument.expression, expecting: parameter.type) } else { try await evaluate(argument.expression) }
             items.append((label, value, argument.expression))
@@ -222,7 +228,8 @@ extension Value {
         case .transcriptPart(let part): part.typeName
         case .profile: "LanguageModelSession.Profile"
         case .errorPolicy: "TranscriptErrorHandlingPolicy"
-        case .error: "Error"
+        // A tool's error answers LanguageModelSession.ToolCallError's members (tool, underlyingError); every other error the Error protocol's.
+        case .error(let e): e.error is ToolCallError ? "LanguageModelSession.ToolCallError" : "Error"
         case .skills(let object): object.typeName
         case .sessionProperties: "SessionPropertyValues"
         case .evaluations(let object): object.surfaceTypeName
@@ -231,6 +238,8 @@ extension Value {
         // the context did not type (`.whitespaces.union(.newlines)`) that names one of CharacterSet's statics.
         case .enumCase("CharacterSet", _, _): "CharacterSet"
         case .enumCase("", let name, _) where !Surface.table.members(of: "CharacterSet", named: name, isStatic: true).isEmpty: "CharacterSet"
+        // A case of another table enum (a thrown `GenerationSchema.SchemaError`): its type's members (LocalizedError's).
+        case .enumCase(let type, _, _) where !type.isEmpty: Surface.table.canonicalName(type)
         case .set: "Set"
         case .date: "Date"
         case .uuid: "UUID"

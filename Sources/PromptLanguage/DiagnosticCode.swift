@@ -48,7 +48,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case missingTypeAnnotation = "FM117"
 
     // MARK: FM2xx, tools
-    /// A tool without a `name`, or with an empty one.
+    /// A tool whose `name` is empty (a tool without one is named after its type, as Apple documents).
     case toolNameMissing = "FM201"
     /// A tool without a `description`, or with an empty one.
     case toolDescriptionMissing = "FM202"

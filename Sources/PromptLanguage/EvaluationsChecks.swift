@@ -18,18 +18,14 @@ public struct EvaluationsChecks {
         "StreamLoader": "list the samples in ArrayLoader(samples: [...])",
         "Loader": "declare the dataset as `let dataset = ArrayLoader(samples: [...])`",
         "SampleGenerator": "write the samples in ArrayLoader(samples: [...])",
-        "ModelSampleInput": "use ModelSample(prompt:expected:instructions:generationSchema:expectations:)",
-        "ModelSampleOutput": "use ModelSample(prompt:expected:expectations:) and read sample.expected and sample.expectations",
         "SampleProtocol": "use ModelSample(prompt:expected:...) for samples",
         "EvaluationSubject": "return ModelSubject(value:transcript:) from subject(from:)",
         "ModelSampleProtocol": "use ModelSample(prompt:expected:...) for samples",
         "ScoreLevel": "use ScoringScale.numeric([4: \"...\", 1: \"...\"]) or .passFail(passDescription:failDescription:)",
-        "ScaleOption": "use ScoringScale.numeric([4: \"...\", 1: \"...\"]) or .passFail(passDescription:failDescription:)",
         "AggregateMetric": "read an aggregate with result.aggregateValue(.mean(of: metric))",
         "EvaluationTrait": "write @Test(.evaluates(MyEvaluation()))",
         "EvaluatorError": "read result.errors; each sample's evaluator failures are in its report row",
         "SubjectInferenceError": "read result.errors; each sample's subject failure is in its report row",
-        "EvaluationResultsError": "results are not saved or loaded in prompt files; use `fmplay run --format json`",
         "ModelJudgeError": "a judge failure is recorded in the sample's evaluatorErrors; read result.errors",
     ]
 
@@ -143,11 +139,6 @@ private final class EvaluationsVisitor: SyntaxVisitor {
            member.declName.baseName.text == "run", node.arguments.contains(where: { $0.label?.text == "on" }) {
             report(member.declName.baseName, "run(on:) is not part of Evaluations 27 (one documentation page shows it; the protocol has run(info:)); "
                    + "call run() or run(info:), which run the evaluation's own dataset")
-        }
-        if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self), reference.baseName.text == "ScoringScale",
-           !declaredTypes.contains("ScoringScale") {
-            report(reference, "ScoringScale(options:) is not supported in prompt files; "
-                   + "use .numeric([4: \"...\", 1: \"...\"]) or .passFail(passDescription:failDescription:)")
         }
         return .visitChildren
     }

@@ -38,7 +38,8 @@ public enum InferredType: Equatable, Sendable {
 /// Every name bound in the file, with the expression or annotation it was bound to.
 final class BindingCollector: SyntaxVisitor {
     /// `unwrapped` is `if let x = optional`: x has the optional's wrapped type.
-    enum Source { case expression(ExprSyntax), unwrapped(ExprSyntax), annotation(TypeSyntax), unknown }
+    /// `element(sequence)`: a `for` loop's variable, an element of that sequence.
+    enum Source { case expression(ExprSyntax), unwrapped(ExprSyntax), element(ExprSyntax), annotation(TypeSyntax), unknown }
     let file: PromptFile
     var bindings: [String: [Source]] = [:]
     var imports: [ImportDeclSyntax] = []
@@ -83,7 +84,11 @@ final class BindingCollector: SyntaxVisitor {
 
     /// Every other binding (`for x in`, `if let x`, `case let x`, catch, closure and function parameters) has an unknown type.
     override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
-        if node.parent?.is(PatternBindingSyntax.self) != true { bindings[node.identifier.text, default: []].append(.unknown) }
+        if let loop = node.parent?.as(ForStmtSyntax.self), loop.pattern.id == node.id {
+            bindings[node.identifier.text, default: []].append(.element(loop.sequence))
+        } else if node.parent?.is(PatternBindingSyntax.self) != true {
+            bindings[node.identifier.text, default: []].append(.unknown)
+        }
         return .visitChildren
     }
 
@@ -526,7 +531,7 @@ public final class SurfaceInference: @unchecked Sendable {
                 switch source {
                 case .annotation(let type): type.is(OptionalTypeSyntax.self)
                 case .expression(let value): value.id != expression.id && isOptional(value)
-                case .unwrapped, .unknown: false
+                case .unwrapped, .element, .unknown: false
                 }
             }
         }
@@ -534,6 +539,8 @@ public final class SurfaceInference: @unchecked Sendable {
             if isDataFrameColumn(subscriptCall.calledExpression) { return true }  // a detailed DataFrame column's cells are `T?`
             return !subscriptCall.arguments.contains { $0.label != nil } && type(of: subscriptCall.calledExpression) == .instance("Dictionary")
         }
+        // Every property of a partially generated value is optional (`partial.content.title` is `String?`).
+        if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base, isPartiallyGenerated(base) { return true }
         if let member = expression.as(MemberAccessExprSyntax.self), let (_, isOptional) = fileMemberType(member) { return isOptional }
         let member: MemberAccessExprSyntax?
         let call = expression.as(FunctionCallExprSyntax.self)
@@ -545,6 +552,29 @@ public final class SurfaceInference: @unchecked Sendable {
         } ?? table.resolveValue(type: type, name: name, isStatic: false)
         guard case .found(let entry) = resolution else { return false }
         return entry.result?.hasSuffix("?") == true
+    }
+
+    /// Whether an expression is a stream snapshot's `content` (`T.PartiallyGenerated`), or a @Generable-typed
+    /// property of one (nested values are partially generated too).
+    func isPartiallyGenerated(_ expression: ExprSyntax) -> Bool {
+        var expression = expression
+        while true {
+            if let inner = expression.as(OptionalChainingExprSyntax.self) { expression = inner.expression }
+            else if let inner = expression.as(ForceUnwrapExprSyntax.self) { expression = inner.expression }
+            else { break }
+        }
+        guard let member = expression.as(MemberAccessExprSyntax.self), let base = member.base else { return false }
+        let name = member.declName.baseName.text
+        if name == "content", type(of: base) == .instance("LanguageModelSession.ResponseStream.Snapshot") { return true }
+        guard isPartiallyGenerated(base), let owner = fileType(of: base),
+              let written = storedProperty(name, of: owner)?.type?.unwrappedOptional,
+              case .named(let typeName, _) = written.shape else { return false }
+        return file.resolveType(typeName, in: owner.qualifiedName)?.isGenerable == true
+    }
+
+    /// The element type of a sequence the checker knows: a response stream's snapshots.
+    func elementType(of sequence: ExprSyntax) -> InferredType? {
+        type(of: sequence) == .instance("LanguageModelSession.ResponseStream") ? .instance("LanguageModelSession.ResponseStream.Snapshot") : nil
     }
 
     func instanceType(_ result: String?) -> InferredType? {
@@ -567,6 +597,7 @@ public final class SurfaceInference: @unchecked Sendable {
                 let bound: InferredType?
                 switch binding {
                 case .expression(let value), .unwrapped(let value): bound = type(of: value)
+                case .element(let sequence): bound = elementType(of: sequence)
                 case .annotation(let annotation): bound = annotatedType(annotation)
                 case .unknown: bound = nil
                 }

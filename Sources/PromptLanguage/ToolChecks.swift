@@ -24,17 +24,23 @@ struct ToolChecks {
         return diagnostics
     }
 
+    /// Apple documents `name` as optional: without one the framework uses the type name (its `PlannerTool` sample relies on
+    /// it), so a missing name is not a diagnostic. What model APIs reject is: an empty name (FM201) and a name outside
+    /// `^[A-Za-z0-9_-]{1,64}$` (FM203), written or defaulted (`struct Météo: Tool` is named "Météo").
     private func checkName(_ type: TypeDeclaration, _ tool: ToolDeclaration) -> [Diagnostic] {
         guard let range = tool.nameDeclarationRange else {
-            let suggested = Self.isValidToolName(type.name) ? type.name : "myTool"
+            guard !Self.isValidToolName(type.name) else { return [] }
+            let repaired = Self.repairedName(type.name)
             return [Diagnostic(
-                .toolNameMissing, at: type.nameRange,
-                "tool '\(type.name)' has no 'name'; the framework falls back to the type name. Declare one the model can read, such as let name = \"\(Self.lowerFirst(suggested))\"",
-                fixIts: insertMember(in: type, "let name = \"\(Self.lowerFirst(suggested))\"").map { [FixIt(title: "add a name", edits: [$0])] } ?? [])]
+                .invalidToolName, at: type.nameRange,
+                "tool '\(type.name)' has no 'name', so the framework names it after its type, \"\(type.name)\", which model APIs reject (names must match ^[A-Za-z0-9_-]{1,64}$); declare let name = \"\(repaired)\"",
+                fixIts: insertMember(in: type, "let name = \"\(repaired)\"").map { [FixIt(title: "name it \"\(repaired)\"", edits: [$0])] } ?? [])]
         }
         guard let name = tool.name else { return [] }
         if name.trimmingWhitespace.isEmpty {
-            return [Diagnostic(.toolNameMissing, .error, at: range, "tool '\(type.name)' has an empty name; the model calls tools by name, so give it one such as \"\(Self.lowerFirst(type.name))\"")]
+            let suggested = Self.isValidToolName(type.name) ? type.name : Self.repairedName(type.name)
+            return [Diagnostic(.toolNameMissing, .error, at: range,
+                               "tool '\(type.name)' has an empty name; the model calls tools by name, so give it one such as \"\(Self.lowerFirst(suggested))\" (or remove the property: the framework then uses the type name)")]
         }
         if !Self.isValidToolName(name) {
             let repaired = Self.repairedName(name)

@@ -11,6 +11,15 @@ final class ExplainCommandTests: XCTestCase {
         XCTAssertTrue(lower.stdout.hasPrefix("FM310 unknown-member"), lower.stdout)
     }
 
+    /// FM201 is an error about an empty name only: Apple documents that a tool without `name` is named after its type.
+    func testFM201IsAboutEmptyNames() throws {
+        let output = try FMPlayProcess.run(["explain", "FM201"])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertTrue(output.stdout.hasPrefix("FM201 empty-tool-name (error): A tool's name must not be empty.\n"), output.stdout)
+        XCTAssertTrue(output.stdout.contains("    let name = \"\""), output.stdout)
+        XCTAssertTrue(output.stdout.contains("the framework then uses the type name"), output.stdout)
+    }
+
     func testUnknownCodeIsAUsageError() throws {
         let output = try FMPlayProcess.run(["explain", "FM999"])
         XCTAssertEqual(output.status, 2)

@@ -96,6 +96,26 @@ final class ModelQueryTests: XCTestCase {
         XCTAssertEqual(prints(none), ["false"])
     }
 
+    /// A model that lists no languages: supportedLanguages and supportsLocale(_:) read one rule (English, the language of
+    /// Locale.current in prompt files), so they agree (audit: the set was empty while every locale was supported).
+    func testUnlistedLanguagesAgreeWithSupportsLocale() async {
+        let result = await evaluate("""
+            #Playground {
+                let model = SystemLanguageModel.default
+                print(model.supportedLanguages.map { $0.minimalIdentifier })
+                print(model.supportsLocale(), model.supportsLocale(Locale(identifier: "en_US")), model.supportsLocale(Locale(identifier: "xx_YY")))
+                print(model.supportedLanguages.allSatisfy { model.supportsLocale(Locale(identifier: $0.minimalIdentifier)) })
+            }
+            """, model: ScriptedLanguageModel())
+        XCTAssertEqual(prints(result), [#"["en"]"#, "true true false", "true"])
+        let listed = await evaluate("""
+            #Playground {
+                print(SystemLanguageModel.default.supportsLocale(Locale(identifier: "pt_PT")), SystemLanguageModel.default.supportsLocale(Locale(identifier: "en_US")))
+            }
+            """, model: ScriptedLanguageModel(supportedLanguages: ["pt-BR"]))
+        XCTAssertEqual(prints(listed), ["true false"])
+    }
+
     func testGenerableFromGeneratedContent() async {
         let result = await evaluate(travelTypes + """
             #Playground("convert") {

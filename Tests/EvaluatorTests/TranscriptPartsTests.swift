@@ -114,4 +114,32 @@ final class TranscriptPartsTests: XCTestCase {
             """)
         XCTAssertEqual(prints(result), ["5", "4 (Response) Scripted reply to \"Two\".", "3", "8 3 false", "true"])
     }
+
+    /// A transcript's mutations are Array's (one implementation): the same index checks and empty-collection errors.
+    func testTranscriptAndArrayMutationsFailAlike() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                var numbers = [1, 2]
+                numbers.insert(3, at: 5)
+            }
+            #Playground {
+                var transcript = Transcript()
+                transcript.insert(.prompt(Transcript.Prompt(segments: [])), at: 5)
+            }
+            #Playground {
+                var numbers: [Int] = []
+                _ = numbers.removeLast()
+            }
+            #Playground {
+                var transcript = Transcript()
+                _ = transcript.removeLast()
+            }
+            """)
+        let errors = result.blocks.map { $0.error ?? "" }
+        XCTAssertTrue(errors[0].contains("index out of range (index 5, valid insertion indices 0...2)"), errors[0])
+        XCTAssertTrue(errors[1].contains("index out of range (index 5, valid insertion indices 0...0)"), errors[1])
+        XCTAssertTrue(errors[2].contains("can't remove last element from an empty collection"), errors[2])
+        XCTAssertTrue(errors[3].contains("can't remove last element from an empty collection"), errors[3])
+    }
 }

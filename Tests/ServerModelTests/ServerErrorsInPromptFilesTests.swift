@@ -32,7 +32,7 @@ final class ServerErrorsInPromptFilesTests: XCTestCase {
                 let answer = try await session.respond(to: "Hi")
                 print(answer.content)
             } catch PrivateCloudComputeLanguageModel.Error.quotaLimitReached(let info) {
-                print("quota: \\(info.resetDate != nil) \\(info.limitIncreaseSuggestion == nil)")
+                print("quota: \\(info.resetDate != nil) \\(info.limitIncreaseSuggestion == nil) \\(info.resetDate.map { $0.timeIntervalSince1970 > 1_700_000_000 } ?? false)")
             } catch PrivateCloudComputeLanguageModel.Error.serviceUnavailable(let info) {
                 print("service: \\(info.debugDescription.contains("maintenance"))")
             }
@@ -45,7 +45,7 @@ final class ServerErrorsInPromptFilesTests: XCTestCase {
             .status(429, body: #"{"error":{"message":"quota","type":"insufficient_quota"}}"#, headers: [("x-ratelimit-reset-requests", "1h")]),
         ]))
         XCTAssertEqual(quota.status, .ok, quota.error ?? "")
-        XCTAssertEqual(quota.results.filter { $0.kind == .print }.map(\.text), ["quota: true true"])
+        XCTAssertEqual(quota.results.filter { $0.kind == .print }.map(\.text), ["quota: true true true"])
 
         let service = try await evaluate(evaluator(replies: [.status(503, body: #"{"error":{"message":"down for maintenance"}}"#)]))
         XCTAssertEqual(service.results.filter { $0.kind == .print }.map(\.text), ["service: true"])

@@ -38,7 +38,7 @@ extension Surface {
             MemberSpec("var rawContent: String", "The text that did not parse."),
             MemberSpec("var underlyingError: Error?", "The parser's error, or nil."),
             MemberSpec("var debugDescription: String", "What went wrong."),
-        ]),
+        ] + localizedErrorMembers),
         SurfaceType(.enum, "GeneratedContent.Kind", .v26_0, "The shape of generated content.", [
             MemberSpec("case null", "No value."),
             MemberSpec("case bool(_: Bool)", "A Boolean."),
@@ -60,7 +60,7 @@ extension Surface {
             MemberSpec("case emptyTypeChoices(schema: String, context: GenerationSchema.SchemaError.Context)", "An anyOf: choice has no members."),
             MemberSpec("case undefinedReferences(schema: String?, references: [String], context: GenerationSchema.SchemaError.Context)",
                        "A schema refers to names that are neither the root nor a dependency."),
-        ]),
+        ] + localizedErrorMembers),
         SurfaceType(.struct, "GenerationSchema.SchemaError.Context", .v26_0, "What a schema error carries.", [
             MemberSpec("init(debugDescription: String)", "A context with this description."),
             MemberSpec("var debugDescription: String", "What went wrong."),

@@ -140,7 +140,7 @@ extension Surface {
             MemberSpec("var totalTokenCount: Int", "Generated tokens, tool calls included."),
             MemberSpec("var reasoningTokenCount: Int", "Reasoning tokens (0 unless the model has a thinking mode)."),
         ]),
-        SurfaceType(.enum, "LanguageModelSession.GenerationError", .v26_0, "Why a request failed (catch by case).", errorCases),
+        SurfaceType(.enum, "LanguageModelSession.GenerationError", .v26_0, "Why a request failed (catch by case).", errorCases + localizedErrorMembers),
         SurfaceType(.enum, "LanguageModelError", .v27_0, "27.0's generation errors (catch by case; each case carries a payload with a debugDescription).", [
             MemberSpec("case contextSizeExceeded(_: LanguageModelError.ContextSizeExceeded)", "The transcript and prompt no longer fit the context window."),
             MemberSpec("case rateLimited(_: LanguageModelError.RateLimited)", "Too many requests."),
@@ -152,7 +152,7 @@ extension Surface {
             MemberSpec("case unsupportedTranscriptContent(_: LanguageModelError.UnsupportedTranscriptContent)", "The transcript holds content the model cannot read."),
             MemberSpec("case unsupportedGenerationGuide(_: LanguageModelError.UnsupportedGenerationGuide)", "The schema uses a guide the model cannot follow."),
             MemberSpec("case unsupportedLanguageOrLocale(_: LanguageModelError.UnsupportedLanguageOrLocale)", "The language is not supported."),
-        ]),
+        ] + localizedErrorMembers),
         SurfaceType(.struct, "LanguageModelError.ContextSizeExceeded", .v27_0, "What contextSizeExceeded carries.", [
             MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var contextSize: Int", "The model's context size in tokens."),
@@ -200,7 +200,14 @@ extension Surface {
         SurfaceType(.enum, "LanguageModelSession.Error", .v27_0, "A failure caused by incorrect use of a session (catch by case).", [
             MemberSpec("case concurrentRequests", "The session received a request while another was running."),
             MemberSpec("case transcriptMutationWhileResponding", "session.transcript was set while a request was in progress."),
-        ]),
+        ] + localizedErrorMembers),
+        SurfaceType(.struct, "LanguageModelSession.ToolCallError", .v26_0,
+                    "What a tool threw while the model called it: the framework wraps the error of call(arguments:) and rethrows it from respond (catch let e as LanguageModelSession.ToolCallError).", [
+            MemberSpec("init(tool: any Tool, underlyingError: Error)",
+                       "A tool call error: the tool (a value of one of the file's Tool types) and the error it threw."),
+            MemberSpec("var tool: any Tool", "The tool that produced the error: the file's tool value (its name, description and properties)."),
+            MemberSpec("var underlyingError: Error", "The error the tool's call(arguments:) threw."),
+        ] + localizedErrorMembers),
         SurfaceType(.struct, "LanguageModelSession.GenerationError.Refusal", .v26_0, "Why the model refused (the first value of .refusal).", [
             MemberSpec("init(transcriptEntries: [Transcript.Entry])", "A refusal of the request these entries end with."),
             MemberSpec("var explanation: LanguageModelSession.Response",

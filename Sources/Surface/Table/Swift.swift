@@ -273,8 +273,22 @@ extension Surface {
             MemberSpec("var errorDescription: String?", "What went wrong, as a sentence (LocalizedError: the FoundationModels errors)."),
             MemberSpec("var failureReason: String?", "Why it went wrong: a FoundationModels error's debug description, else nil."),
             MemberSpec("var recoverySuggestion: String?", "How to recover (LocalizedError); fmplay's errors offer none, so nil."),
-            MemberSpec("var underlyingError: Error", "What a tool threw (ToolCallError)."),
-            MemberSpec("var tool: Any", "The tool that threw (ToolCallError): the file's tool value."),
         ]),
+    ]
+
+    /// The FoundationModels and Evaluations error types Apple documents as `LocalizedError`: each lists
+    /// `localizedErrorMembers`, and PlaygroundLibrary registers one implementation of each under every one of them.
+    public static let localizedErrorTypes = [
+        "LanguageModelSession.GenerationError", "LanguageModelError", "LanguageModelSession.Error", "LanguageModelSession.ToolCallError",
+        "SystemLanguageModel.Error", "PrivateCloudComputeLanguageModel.Error", "GeneratedContent.ParsingError", "GenerationSchema.SchemaError",
+        "EvaluationError", "EvaluationResultsError",
+    ]
+
+    /// `LocalizedError`'s members (and Error's `localizedDescription`), as the error types of `localizedErrorTypes` have them.
+    static let localizedErrorMembers: [MemberSpec] = [
+        MemberSpec("var errorDescription: String?", "What went wrong, as a sentence (LocalizedError)."),
+        MemberSpec("var failureReason: String?", "Why it went wrong: the error's debug description, or nil when it carries none."),
+        MemberSpec("var recoverySuggestion: String?", "How to recover; fmplay's errors offer no suggestion, so nil."),
+        MemberSpec("var localizedDescription: String", "A description of the error: its errorDescription."),
     ]
 }

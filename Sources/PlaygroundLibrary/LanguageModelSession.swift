@@ -74,9 +74,7 @@ extension Builtins {
                 .structure(type: "LanguageModelSession.Usage.Output", fields: [("totalTokenCount", .int(u.responseTokens)), ("reasoningTokenCount", .int(u.reasoningTokens))])
             },
             "LanguageModelSession.Usage.init(input:output:metadata:)": { i, c in try await makeUsage(i, c) },
-            "LanguageModelSession.Usage.metadata": on(usage) { _, u, _ in
-                .dictionary(u.metadata.sorted { $0.key < $1.key }.map { (key: .string($0.key), value: .content($0.value)) })
-            },
+            "LanguageModelSession.Usage.metadata": on(usage) { _, u, _ in Interpreter.metadataValue(u.metadata) },
             "LanguageModelSession.Usage.Input.init(totalTokenCount:cachedTokenCount:)": { i, c in
                 try await counts(i, c, type: "LanguageModelSession.Usage.Input", labels: ["totalTokenCount", "cachedTokenCount"])
             },

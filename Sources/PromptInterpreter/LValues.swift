@@ -81,6 +81,12 @@ extension Interpreter {
         let name = member.declName.baseName.text
         let base = try await evaluate(baseExpr)
         if case .object = base { return try await modifyProperty(of: Cell(base), name, change, at: member) }
+        if case .sessionProperties(let session) = base {
+            // A reference (Apple's final class): `session.properties.mode = ...` and `values.mode = ...` write to the session.
+            var value = try sessionProperty(name, of: session, member)
+            try await change(&value)
+            return try setSessionProperty(name, of: session, to: value, member)
+        }
         if case .session(let session) = base, ["transcript", "transcriptErrorHandlingPolicy"].contains(name) {
             var value = try await self.member(name, of: base, member)
             try await change(&value)
@@ -130,7 +136,7 @@ extension Interpreter {
             try await change(&value)
             guard case .array(let items) = value else { throw error("history must be set to transcript entries", node) }
             transcript.history = try items.map { item in
-                guard case .transcriptEntry(let entry) = item else { throw error("history must be set to transcript entries", node) }
+                guard let entry = TranscriptPart.entry(from: item) else { throw error("history must be set to transcript entries", node) }
                 return entry
             }
             cell.value = .transcript(transcript)

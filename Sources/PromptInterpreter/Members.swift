@@ -209,10 +209,9 @@ extension Interpreter {
             if case .structure = c.kind { return c[name].map(Value.content) ?? .null }
         case .snapshot(let content, _, _, _):
             return try await member(name, of: content, node)  // the 26.0 beta element was the value itself
-        case .structure("SessionPropertyValues", let fields):
-            // `session.properties.summary`: the file's @SessionPropertyEntry names.
-            if let field = fields.first(where: { $0.name == name }) { return field.value }
-            throw error("no session property '\(name)': declare it in extension SessionPropertyValues { @SessionPropertyEntry var \(name): T }", node)
+        case .sessionProperties(let session):
+            // `session.properties.summary`: the file's @SessionPropertyEntry names, read from the session now.
+            return try sessionProperty(name, of: session, node)
         default:
             break
         }

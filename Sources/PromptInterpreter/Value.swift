@@ -58,6 +58,9 @@ package indirect enum Value: @unchecked Sendable {
     case errorPolicy(TranscriptErrorHandlingPolicy)
     /// A `@SessionProperty(\.key)` property: reads and writes go to the session being served.
     case sessionProperty(String)
+    /// `session.properties`: a reference to the session's values (Apple's `SessionPropertyValues` is a final
+    /// class), so reads see the session's current values and writes go to the session.
+    case sessionProperties(LanguageModelSession)
     /// A value of the skills pattern (`Skills`, `Skill`, `SkillActivations`).
     case skills(SkillsObject)
     /// A value of the Evaluations framework (metrics, samples, evaluators, results).
@@ -173,6 +176,7 @@ extension Value {
         case .reasoningLevel(let level): return level.description
         case .errorPolicy(let policy): return policy.description
         case .sessionProperty(let key): return "SessionProperty(\\.\(key))"
+        case .sessionProperties: return "SessionPropertyValues"
         case .evaluations(let object): return object.description
         case .skills(let object): return object.description
         case .function: return "(Function)"

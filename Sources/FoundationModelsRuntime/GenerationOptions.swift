@@ -66,3 +66,14 @@ public struct GenerationOptions: Sendable, Hashable {
         self.init(samplingMode: sampling, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
     }
 }
+
+/// 27's `ContextOptions`: what goes into the model's context besides the transcript. A prompt entry
+/// records the options it was sent with (`Transcript.Prompt.contextOptions`); nil means unset.
+public struct ContextOptions: Sendable, Hashable {
+    public var includeSchemaInPrompt: Bool?
+    public var reasoningLevel: ReasoningLevel?
+    public init(includeSchemaInPrompt: Bool? = nil, reasoningLevel: ReasoningLevel? = nil) {
+        self.includeSchemaInPrompt = includeSchemaInPrompt
+        self.reasoningLevel = reasoningLevel
+    }
+}

@@ -42,7 +42,9 @@ extension LanguageModelSession {
         var schema: GenerationSchema?
         var includeSchemaInPrompt: Bool
         var options: GenerationOptions
-        var reasoningLevel: ReasoningLevel?
+        /// 27: the call's context options (its reasoning level is the request's) and metadata, recorded on the prompt entry.
+        var contextOptions: ContextOptions
+        var metadata: [String: GeneratedContent]
         var streaming: Bool
         var start: ContinuousClock.Instant
     }
@@ -98,10 +100,10 @@ extension LanguageModelSession {
     }
 
     func run(prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool, options: GenerationOptions,
-             reasoningLevel: ReasoningLevel? = nil, streaming: Bool = false,
-             onProgress: @Sendable (Progress) -> Void) async throws -> RawResponse {
+             contextOptions: ContextOptions = ContextOptions(), metadata: [String: GeneratedContent] = [:], streaming: Bool = false,
+             onProgress: @Sendable (Progress) async -> Void) async throws -> RawResponse {
         let request = Request(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options,
-                              reasoningLevel: reasoningLevel, streaming: streaming, start: ContinuousClock.now)
+                              contextOptions: contextOptions, metadata: metadata, streaming: streaming, start: ContinuousClock.now)
         // Claim the session and record the prompt on a working copy.
         var run = try state.withLock { state -> RequestState in
             if state.isResponding {
@@ -136,12 +138,13 @@ extension LanguageModelSession {
 
     /// The tool loop: infer, run the tools the model called, infer again, until the model answers.
     private func respond(_ request: Request, _ run: inout RequestState,
-                         onProgress: @Sendable (Progress) -> Void) async throws -> RawResponse {
+                         onProgress: @Sendable (Progress) async -> Void) async throws -> RawResponse {
         let firstNew = run.working.count
         let format = request.schema.map { Transcript.ResponseFormat(name: $0.typeName, schema: $0) }
         let promptID = run.newID()
         let promptEntry = Transcript.Prompt(id: promptID, segments: Self.identified(request.prompt.segments, promptID),
-                                            options: request.options, responseFormat: format)
+                                            options: request.options, responseFormat: format,
+                                            contextOptions: request.contextOptions, metadata: request.metadata)
         run.promptID = promptID
         run.working.entries.append(.prompt(promptEntry))
         var answeringModel = model.name
@@ -157,7 +160,7 @@ extension LanguageModelSession {
                 try await runCallbacks(&run.working) { for action in resolved.onPrompt { try await action(promptEntry) } }
             }
             let options = effectiveOptions(request, inference)
-            let reasoningLevel = request.reasoningLevel ?? resolved?.reasoningLevel
+            let reasoningLevel = request.contextOptions.reasoningLevel ?? resolved?.reasoningLevel
             if reasoningLevel != nil, !inference.model.supportsReasoning {
                 throw LanguageModelError.unsupportedCapability(capability: "reasoning", modelName: inference.model.name)
             }
@@ -206,7 +209,7 @@ extension LanguageModelSession {
     /// One inference: the model reads the transcript (through the profile's history transforms)
     /// and streams text, reasoning and tool calls; progress goes to the caller as it comes.
     private func infer(_ request: Request, options: GenerationOptions, reasoningLevel: ReasoningLevel?, _ inference: Inference,
-                       isFirstTurn: Bool, _ run: inout RequestState, onProgress: @Sendable (Progress) -> Void) async throws -> Turn {
+                       isFirstTurn: Bool, _ run: inout RequestState, onProgress: @Sendable (Progress) async -> Void) async throws -> Turn {
         let mode = options.toolCallingMode?.kind ?? .allowed
         // What the model sees: the profile's history transforms, outermost first.
         var view = run.working
@@ -235,11 +238,11 @@ extension LanguageModelSession {
                     // Snapshot only when the parsed value changed.
                     if let partial = try? GeneratedContent(json: turn.text, partial: true), partial != lastContent {
                         lastContent = partial
-                        onProgress(Progress(text: turn.text, content: partial.identified(run.generationID), tokens: tokens, usage: usage,
+                        await onProgress(Progress(text: turn.text, content: partial.identified(run.generationID), tokens: tokens, usage: usage,
                                             entries: entries))
                     }
                 } else {
-                    onProgress(Progress(text: turn.text, content: GeneratedContent(kind: .string(turn.text), isComplete: false), tokens: tokens,
+                    await onProgress(Progress(text: turn.text, content: GeneratedContent(kind: .string(turn.text), isComplete: false), tokens: tokens,
                                         usage: usage, entries: entries))
                 }
             case .reasoning(let piece, _):

@@ -172,9 +172,10 @@ public final class LanguageModelSession: Sendable {
     /// Guided by `schema`; a nil schema means free text (the content is then a string).
     public func respond(to prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
                         options: GenerationOptions = GenerationOptions(),
-                        reasoningLevel: ReasoningLevel? = nil) async throws -> Response<GeneratedContent> {
+                        contextOptions: ContextOptions = ContextOptions(),
+                        metadata: [String: GeneratedContent] = [:]) async throws -> Response<GeneratedContent> {
         let raw = try await run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options,
-                                reasoningLevel: reasoningLevel) { _ in }
+                                contextOptions: contextOptions, metadata: metadata) { _ in }
         return Response(raw: raw, content: raw.content)
     }
 
@@ -198,9 +199,10 @@ public final class LanguageModelSession: Sendable {
     /// reports none in a stream); the embedded model streams either way.
     public func streamResponse(to prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
                                options: GenerationOptions = GenerationOptions(),
-                               reasoningLevel: ReasoningLevel? = nil, serverSentEvents: Bool = true) -> ResponseStream<GeneratedContent> {
+                               contextOptions: ContextOptions = ContextOptions(), metadata: [String: GeneratedContent] = [:],
+                               serverSentEvents: Bool = true) -> ResponseStream<GeneratedContent> {
         ResponseStream(session: self, prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options,
-                       reasoningLevel: reasoningLevel, serverSentEvents: serverSentEvents)
+                       contextOptions: contextOptions, metadata: metadata, serverSentEvents: serverSentEvents)
     }
 
     public func streamResponse<Content: Generable>(to prompt: Prompt, generating type: Content.Type = Content.self,

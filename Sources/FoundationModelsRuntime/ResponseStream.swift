@@ -2,7 +2,10 @@ import Schema
 
 /// `LanguageModelSession.ResponseStream`: cumulative snapshots of a response
 /// (never deltas). The request starts when iteration (or `collect()`) starts;
-/// cancelling the iterating Task cancels generation.
+/// cancelling the iterating Task cancels generation. The request waits before each
+/// snapshot until the consumer asks for the next one (`SnapshotDemand`), so while a
+/// `for try await` body runs the request is still in progress (`isResponding`, and
+/// editing the transcript there fails it with `transcriptMutationWhileResponding`).
 public struct ResponseStream<Content: Generable>: AsyncSequence, Sendable {
     public struct Snapshot: Sendable {
         /// The value so far (for prompt-file types: content with missing properties).
@@ -20,18 +23,30 @@ public struct ResponseStream<Content: Generable>: AsyncSequence, Sendable {
     private let run: StreamRun<Content>
 
     init(session: LanguageModelSession, prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool,
-         options: GenerationOptions, reasoningLevel: ReasoningLevel? = nil, serverSentEvents: Bool = true) {
+         options: GenerationOptions, contextOptions: ContextOptions = ContextOptions(), metadata: [String: GeneratedContent] = [:],
+         serverSentEvents: Bool = true) {
         run = StreamRun(session: session, prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
-                        options: options, reasoningLevel: reasoningLevel, serverSentEvents: serverSentEvents)
+                        options: options, contextOptions: contextOptions, metadata: metadata, serverSentEvents: serverSentEvents)
     }
 
-    public func makeAsyncIterator() -> AsyncThrowingStream<Snapshot, any Error>.AsyncIterator {
-        run.snapshots().makeAsyncIterator()
+    public struct Iterator: AsyncIteratorProtocol {
+        var inner: AsyncThrowingStream<Snapshot, any Error>.AsyncIterator
+        let demand: SnapshotDemand?
+
+        public mutating func next() async throws -> Snapshot? {
+            demand?.request()
+            return try await inner.next()
+        }
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        let (stream, demand) = run.snapshots()
+        return Iterator(inner: stream.makeAsyncIterator(), demand: demand)
     }
 
     /// Waits for the whole response (running the request if it has not started).
     public func collect() async throws -> Response<Content> {
-        for try await _ in run.snapshots() {}
+        for try await _ in self {}
         return try run.finalResponse()
     }
 }
@@ -42,6 +57,8 @@ final class StreamRun<Content: Generable>: Sendable {
         var stream: AsyncThrowingStream<ResponseStream<Content>.Snapshot, any Error>?
         var started = false
         var outcome: Result<Response<Content>, any Error>?
+        /// The running request, so a later call waits for its outcome.
+        var task: Task<Void, Never>?
     }
     private let state = Locked(State())
     private let session: LanguageModelSession
@@ -49,12 +66,14 @@ final class StreamRun<Content: Generable>: Sendable {
     private let schema: GenerationSchema?
     private let includeSchemaInPrompt: Bool
     private let options: GenerationOptions
-    private let reasoningLevel: ReasoningLevel?
+    private let contextOptions: ContextOptions
+    private let metadata: [String: GeneratedContent]
     private let serverSentEvents: Bool
 
     init(session: LanguageModelSession, prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool,
-         options: GenerationOptions, reasoningLevel: ReasoningLevel?, serverSentEvents: Bool) {
-        self.reasoningLevel = reasoningLevel
+         options: GenerationOptions, contextOptions: ContextOptions, metadata: [String: GeneratedContent], serverSentEvents: Bool) {
+        self.contextOptions = contextOptions
+        self.metadata = metadata
         self.serverSentEvents = serverSentEvents
         self.session = session
         self.prompt = prompt
@@ -65,23 +84,30 @@ final class StreamRun<Content: Generable>: Sendable {
 
     /// The first call starts the request; later calls (after it finished)
     /// get an empty stream that rethrows the outcome's error.
-    func snapshots() -> AsyncThrowingStream<ResponseStream<Content>.Snapshot, any Error> {
+    func snapshots() -> (AsyncThrowingStream<ResponseStream<Content>.Snapshot, any Error>, SnapshotDemand?) {
         let shouldStart = state.withLock { state -> Bool in
             defer { state.started = true }
             return !state.started
         }
         guard shouldStart else {
-            let outcome = state.withLock { $0.outcome }
-            return AsyncThrowingStream { continuation in
-                if case .failure(let error) = outcome { continuation.finish(throwing: error) } else { continuation.finish() }
-            }
+            // The request may still be winding down (its consumer stopped early): wait for its outcome.
+            let task = state.withLock { $0.task }
+            return (AsyncThrowingStream { [self] continuation in
+                Task {
+                    await task?.value
+                    if case .failure(let error) = state.withLock({ $0.outcome }) { continuation.finish(throwing: error) } else { continuation.finish() }
+                }
+            }, nil)
         }
         let (stream, continuation) = AsyncThrowingStream<ResponseStream<Content>.Snapshot, any Error>.makeStream()
+        let demand = SnapshotDemand()
         let task = Task { [self] in
             do {
                 let raw = try await session.run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
-                                                options: options, reasoningLevel: reasoningLevel, streaming: serverSentEvents) { progress in
+                                                options: options, contextOptions: contextOptions, metadata: metadata,
+                                                streaming: serverSentEvents) { progress in
                     guard let partial = try? Content.partiallyGenerated(from: progress.content) else { return }
+                    await demand.wait()
                     continuation.yield(.init(content: partial, rawContent: progress.content, tokenCount: progress.tokens,
                                              usage: progress.usage, transcriptEntries: progress.entries))
                 }
@@ -98,8 +124,12 @@ final class StreamRun<Content: Generable>: Sendable {
                 continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
+        state.withLock { $0.task = task }
+        continuation.onTermination = { _ in
+            demand.open()
+            task.cancel()
+        }
+        return (stream, demand)
     }
 
     func finalResponse() throws -> Response<Content> {
@@ -107,6 +137,56 @@ final class StreamRun<Content: Generable>: Sendable {
         case .success(let response): return response
         case .failure(let error): throw error
         case nil: throw CancellationError()
+        }
+    }
+}
+
+/// Back-pressure between a stream's request and its consumer: each `request()` (the consumer asking for the next
+/// snapshot) lets one `wait()` (the request about to hand one over) through. `open()` (the consumer stopped, or the
+/// request was cancelled) lets every wait through, so a request never waits on a consumer that is gone.
+final class SnapshotDemand: Sendable {
+    private struct State {
+        var credits = 0
+        var isOpen = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+    private let state = Locked(State())
+
+    func request() {
+        state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.credits += 1
+            return nil
+        }?.resume()
+    }
+
+    func open() {
+        state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.isOpen = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }?.resume()
+    }
+
+    func wait() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if state.isOpen { return true }
+                    if state.credits > 0 {
+                        state.credits -= 1
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            open()
         }
     }
 }

@@ -136,9 +136,15 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection, CustomStri
         public var segments: [Segment]
         public var options: GenerationOptions
         public var responseFormat: ResponseFormat?
+        /// 27: the context options the prompt was sent with.
+        public var contextOptions: ContextOptions
+        /// 27: what the caller passed as `metadata:` (for the model's executor).
+        public var metadata: [String: GeneratedContent]
         public init(id: String = "", segments: [Segment], options: GenerationOptions = GenerationOptions(),
-                    responseFormat: ResponseFormat? = nil) {
+                    responseFormat: ResponseFormat? = nil, contextOptions: ContextOptions = ContextOptions(),
+                    metadata: [String: GeneratedContent] = [:]) {
             self.id = id; self.segments = segments; self.options = options; self.responseFormat = responseFormat
+            self.contextOptions = contextOptions; self.metadata = metadata
         }
     }
 
@@ -146,8 +152,10 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection, CustomStri
         public var id: String
         public var toolName: String
         public var arguments: GeneratedContent
-        public init(id: String = "", toolName: String, arguments: GeneratedContent) {
-            self.id = id; self.toolName = toolName; self.arguments = arguments
+        /// 27: metadata the model produced with the call (fmplay's models produce none).
+        public var metadata: [String: GeneratedContent]
+        public init(id: String = "", toolName: String, arguments: GeneratedContent, metadata: [String: GeneratedContent] = [:]) {
+            self.id = id; self.toolName = toolName; self.arguments = arguments; self.metadata = metadata
         }
     }
 
@@ -174,8 +182,10 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection, CustomStri
         public var id: String
         public var assetIDs: [String]
         public var segments: [Segment]
-        public init(id: String = "", assetIDs: [String] = [], segments: [Segment]) {
-            self.id = id; self.assetIDs = assetIDs; self.segments = segments
+        /// 27: metadata the model produced with the response (fmplay's models produce none).
+        public var metadata: [String: GeneratedContent]
+        public init(id: String = "", assetIDs: [String] = [], segments: [Segment], metadata: [String: GeneratedContent] = [:]) {
+            self.id = id; self.assetIDs = assetIDs; self.segments = segments; self.metadata = metadata
         }
     }
 
@@ -183,7 +193,12 @@ public struct Transcript: Sendable, Hashable, RandomAccessCollection, CustomStri
     public struct Reasoning: Sendable, Hashable {
         public var id: String
         public var segments: [Segment]
-        public init(id: String = "", segments: [Segment]) { self.id = id; self.segments = segments }
+        public var metadata: [String: GeneratedContent]
+        /// An opaque signature from the producer (fmplay's models produce none).
+        public var signature: [UInt8]?
+        public init(id: String = "", segments: [Segment], metadata: [String: GeneratedContent] = [:], signature: [UInt8]? = nil) {
+            self.id = id; self.segments = segments; self.metadata = metadata; self.signature = signature
+        }
     }
 
     /// 27's `transcript.history`: the entries after a leading instructions

@@ -22,10 +22,10 @@ extension Builtins {
             "Transcript.history": on({ (v: Value) -> Transcript? in if case .transcript(let t) = v { t } else { nil } }) { _, t, _ in
                 .array(t.history.map(Value.transcriptEntry))
             },
-            "SessionPropertyValues.history": on({ (v: Value) -> [(name: String, value: Value)]? in
-                if case .structure("SessionPropertyValues", let fields) = v { fields } else { nil }
-            }) { _, fields, _ in
-                fields.first { $0.name == "history" }?.value ?? .array([])
+            "SessionPropertyValues.history": on({ (v: Value) -> LanguageModelSession? in
+                if case .sessionProperties(let session) = v { session } else { nil }
+            }) { _, session, _ in
+                .array(session.history.map(Value.transcriptEntry))
             },
             "LanguageModelSession.Profile.init(_:)": { i, c in try await i.makeProfile(c.callNode) },
             "LanguageModelSession.AnyDynamicProfile.init(_:)": eraseProfile,

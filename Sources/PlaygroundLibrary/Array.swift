@@ -103,8 +103,8 @@ extension Builtins {
         var rebuild: @Sendable ([Value]) -> Value
     }
 
-    /// `append(_:)`, `append(contentsOf:)`, `insert(_:at:)`, `remove(at:)`, `removeFirst()`, `removeLast()`, `removeAll()`
-    /// of `owner`, with Swift's checks (indexes through `Arithmetic`, an empty collection's removals); the changed
+    /// `append(_:)`, `append(contentsOf:)`, `insert(_:at:)`, `remove(at:)`, `removeFirst()`, `removeLast()`, `removeAll()`,
+    /// `removeSubrange(_:)` of `owner`, with Swift's checks (indexes through `Arithmetic`, an empty collection's removals); the changed
     /// collection is written back to the place it was read from (a variable, a property, a session's transcript).
     static func collectionMutations(_ owner: String, _ kind: MutableCollection) -> [String: Builtin] {
         func mutate(_ body: @escaping @Sendable (Interpreter, inout [Value], Arguments, BuiltinCall) async throws -> Value) -> Builtin {
@@ -148,7 +148,26 @@ extension Builtins {
                 elements.removeAll()
                 return .null
             },
+            "\(owner).removeSubrange(_:)": mutate { i, elements, args, c in
+                elements.removeSubrange(try subrange(i, args.unlabelled.first, count: elements.count, c))
+                return .null
+            },
         ]
+    }
+
+    /// `removeSubrange(a..<b)` / `(a...b)`: positions within 0...count, as Swift checks them.
+    private static func subrange(_ i: Interpreter, _ value: Value?, count: Int, _ c: BuiltinCall) throws -> Range<Int> {
+        guard case .range(let lower, let upper, let closed)? = value else {
+            throw i.error("removeSubrange takes a range of positions, such as 1..<3", c.node)
+        }
+        guard lower >= 0, !(closed && upper == Int.max) else {
+            throw i.error("Range \(lower)\(closed ? "..." : "..<")\(upper) out of bounds for a collection of \(count) elements", c.node)
+        }
+        let end = closed ? upper + 1 : upper
+        guard lower <= end, end <= count else {
+            throw i.error("Range \(lower)\(closed ? "..." : "..<")\(upper) out of bounds for a collection of \(count) elements", c.node)
+        }
+        return lower..<end
     }
 
     /// Inserts items at an index (Swift's insertion-index check), or appends them, within the evaluation's budget.

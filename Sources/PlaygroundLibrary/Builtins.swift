@@ -14,7 +14,7 @@ package enum Builtins {
         var all: [String: Builtin] = [:]
         for group in [swiftBuiltins, systemLanguageModelBuiltins, serverModelBuiltins, sessionBuiltins, optionsBuiltins, contentBuiltins,
                       agenticBuiltins, skillsBuiltins, evaluationsBuiltins, foundationBuiltins, optionalBuiltins, transcriptPartBuiltins, transcriptMutations,
-                      generatedContentKindBuiltins,
+                      transcriptFieldBuiltins, collectionIndexBuiltins, generatedContentKindBuiltins,
                       tableCases(of: "GenerationSchema.SchemaError"), tableCases(of: "RollingWindowSize")] {
             all.merge(group) { _, _ in preconditionFailure("a builtin is registered twice") }
         }

@@ -26,7 +26,7 @@ extension Builtins {
                 guard let toolValue = args.value("tool"), let underlying = args.value("underlyingError") else {
                     throw i.error("LanguageModelSession.ToolCallError needs tool: (a value of a Tool type of the file) and underlyingError:", c.node)
                 }
-                let tool = try i.fileTool(toolValue, c.node)
+                let tool = try await i.fileTool(toolValue, c.node)
                 let error: any Error = if case .error(let e) = underlying { e.error } else { ThrownValue(value: underlying) }
                 return .error(ErrorValue(error: ToolCallError(toolName: tool.name, underlyingError: error, tool: tool)))
             },

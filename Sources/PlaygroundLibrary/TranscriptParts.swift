@@ -29,13 +29,8 @@ extension Builtins {
         "Transcript.Entry.toolOutput(_:)": entryCase("toolOutput"),
         "Transcript.Entry.response(_:)": entryCase("response"),
         "Transcript.Entry.reasoning(_:)": entryCase("reasoning"),
-        "Transcript.ToolCall.init(id:toolName:arguments:)": { i, c in
-            let args = try await c.arguments(i)
-            guard let name = args.value("toolName")?.stringValue, case .content(let arguments)? = args.value("arguments") else {
-                throw i.error("Transcript.ToolCall(id:toolName:arguments:) needs a tool name and GeneratedContent arguments", c.node)
-            }
-            return Interpreter.toolCallValue(Transcript.ToolCall(id: try idArgument(i, args, c), toolName: name, arguments: arguments))
-        },
+        "Transcript.ToolCall.init(id:toolName:arguments:)": makeToolCall,
+        "Transcript.ToolCall.init(id:metadata:toolName:arguments:)": makeToolCall,
         "Transcript.Instructions.init(id:segments:toolDefinitions:)": { i, c in
             let args = try await c.arguments(i)
             let definitions = try (try args.value("toolDefinitions").map { try i.sequenceElements($0, c.node) } ?? []).map { value in
@@ -51,21 +46,8 @@ extension Builtins {
         "Transcript.Instructions.segments": on(instructionsPart) { _, p, _ in TranscriptPart.segmentsValue(p.segments) },
         "Transcript.Instructions.toolDefinitions": on(instructionsPart) { _, p, _ in .array(p.toolDefinitions.map { .transcriptPart(.toolDefinition($0)) }) },
         "Transcript.Instructions.description": describePart,
-        "Transcript.Prompt.init(id:segments:options:responseFormat:)": { i, c in
-            let args = try await c.arguments(i)
-            var options = GenerationOptions()
-            if let given = args.value("options"), !given.isNull {
-                guard case .options(let o) = given else { throw i.error("options: needs GenerationOptions", c.node) }
-                options = o
-            }
-            var format: Transcript.ResponseFormat?
-            if let given = args.value("responseFormat"), !given.isNull {
-                guard case .transcriptPart(.responseFormat(let f)) = given else { throw i.error("responseFormat: needs a Transcript.ResponseFormat", c.node) }
-                format = f
-            }
-            return .transcriptPart(.prompt(Transcript.Prompt(
-                id: try idArgument(i, args, c), segments: try segmentsArgument(i, args, c), options: options, responseFormat: format)))
-        },
+        "Transcript.Prompt.init(id:segments:options:responseFormat:)": makePrompt,
+        "Transcript.Prompt.init(id:metadata:segments:options:responseFormat:contextOptions:)": makePrompt,
         "Transcript.Prompt.id": on(promptPart) { _, p, _ in .string(p.id) },
         "Transcript.Prompt.segments": on(promptPart) { _, p, _ in TranscriptPart.segmentsValue(p.segments) },
         "Transcript.Prompt.options": on(promptPart) { _, p, _ in .options(p.options) },
@@ -81,12 +63,8 @@ extension Builtins {
         },
         "Transcript.Response.init(id:metadata:segments:)": { i, c in
             let args = try await c.arguments(i)
-            if let metadata = args.value("metadata"), !metadata.isNull {
-                guard case .dictionary(let pairs) = metadata, pairs.allSatisfy({ $0.key.stringValue != nil }) else {
-                    throw i.error("metadata: takes a dictionary [String: value], such as [\"source\": \"feedback\"]", c.node)
-                }
-            }
-            return .transcriptPart(.response(Transcript.Response(id: try idArgument(i, args, c), assetIDs: [], segments: try segmentsArgument(i, args, c))))
+            return .transcriptPart(.response(Transcript.Response(id: try idArgument(i, args, c), assetIDs: [], segments: try segmentsArgument(i, args, c),
+                                                                 metadata: try i.metadata(args.value("metadata"), c.node))))
         },
         "Transcript.Response.id": on(responsePart) { _, p, _ in .string(p.id) },
         "Transcript.Response.assetIDs": on(responsePart) { _, p, _ in .array(p.assetIDs.map(Value.string)) },
@@ -211,11 +189,6 @@ extension Builtins {
 
     /// `segments:` as runtime segments (`.text(Transcript.TextSegment(content: "..."))`, ...).
     static func segmentsArgument(_ i: Interpreter, _ args: Arguments, _ c: BuiltinCall) throws -> [Transcript.Segment] {
-        try (try args.value("segments").map { try i.sequenceElements($0, c.node) } ?? []).map { value in
-            guard let segment = TranscriptPart.segment(from: value) else {
-                throw i.error("segments: takes Transcript.Segment values such as .text(Transcript.TextSegment(content: \"...\")), not \(value.description.prefix(40))", c.node)
-            }
-            return segment
-        }
+        try args.value("segments").map { try segments(i, $0, c.node) } ?? []
     }
 }

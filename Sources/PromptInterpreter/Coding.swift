@@ -1,9 +1,13 @@
+import FoundationModelsRuntime
 import JSON
+import Schema
 import SwiftSyntax
 
 /// `JSONEncoder`/`JSONDecoder` for `Codable` types declared in the file
 /// (stored properties by name; nested user types, optionals, arrays,
-/// dictionaries with string keys, raw-value enums).
+/// dictionaries with string keys, raw-value enums), and for the framework's
+/// `Codable` values `Transcript` and `GenerationSchema` (their saved shape:
+/// `Transcript.codingJSON`, `GenerationSchema.codingJSON`).
 extension Interpreter {
     package func jsonValue(_ value: Value, sortedKeys: Bool, at node: some SyntaxProtocol) async throws -> JSONValue {
         switch value {
@@ -22,6 +26,8 @@ extension Interpreter {
             var fields: [(String, JSONValue)] = []
             for pair in pairs { fields.append((pair.key.description, try await jsonValue(pair.value, sortedKeys: sortedKeys, at: node))) }
             return .object(JSONObject(sortedKeys ? fields.sorted { $0.0 < $1.0 } : fields))
+        case .transcript(let transcript): return transcript.codingJSON
+        case .schema(let schema): return schema.codingJSON
         case .structure(_, let stored):
             return try await jsonObject(stored, sortedKeys: sortedKeys, at: node)
         case .object(let box):
@@ -69,6 +75,15 @@ extension Interpreter {
             var values: [Value] = []
             for (index, item) in items.enumerated() { values.append(try await decode(item, as: inner, path: path + ["\(index)"], at: node)) }
             return .array(values)
+        }
+        do {
+            switch name {
+            case "Transcript": return .transcript(try Transcript(codingJSON: json))
+            case "GenerationSchema": return .schema(try GenerationSchema(codingJSON: json))
+            default: break
+            }
+        } catch {
+            throw failure("the data is not a saved \(name): \(error.description) (dataCorrupted)")
         }
         switch (name, json) {
         case ("String", .string(let s)): return .string(s)

@@ -218,8 +218,9 @@ extension Interpreter {
                 guard case .array(let items) = result else {
                     throw self.error("historyTransform must return the entries ([Transcript.Entry]); it returned \(result.description.prefix(40))", node)
                 }
+                // An entry of the history, or one the transform rebuilt (`.prompt(Transcript.Prompt(...))`).
                 return try items.map { item in
-                    guard case .transcriptEntry(let entry) = item else {
+                    guard let entry = TranscriptPart.entry(from: item) else {
                         throw self.error("historyTransform must return transcript entries; found \(item.description.prefix(40))", node)
                     }
                     return entry
@@ -240,7 +241,8 @@ extension Interpreter {
 
     package static func toolCallValue(_ call: Transcript.ToolCall) -> Value {
         .structure(type: "Transcript.ToolCall", fields: [("id", .string(call.id)), ("toolName", .string(call.toolName)),
-                                                           ("arguments", .content(call.arguments))])
+                                                           ("arguments", .content(call.arguments)),
+                                                           ("metadata", metadataValue(call.metadata))])
     }
 
     // MARK: Builders
@@ -320,7 +322,7 @@ extension Interpreter {
                     throw error("\(value.description.prefix(40)) is not DynamicInstructions; list Instructions { \"...\" }, tools, or values of types conforming to DynamicInstructions", node)
                 }
                 if type.tool != nil {
-                    result.tools.append(try tool(from: value, node))
+                    result.tools.append(try await tool(from: value, node))
                 } else if conforms(type, to: "DynamicInstructions") {
                     result = result + (try await renderDynamicInstructions(value, type, node))
                 } else {
@@ -368,7 +370,7 @@ extension Interpreter {
         case nil, .null?: break
         case .array(let items)?:
             history = try items.map { item in
-                guard case .transcriptEntry(let entry) = item else { throw error("history: must list transcript entries", e) }
+                guard let entry = TranscriptPart.entry(from: item) else { throw error("history: must list transcript entries", e) }
                 return entry
             }
         case .transcript(let transcript)?: history = transcript.history
@@ -428,6 +430,18 @@ extension Interpreter {
         guard let session = servingSessions.last else {
             throw error("@SessionProperty(\\.\(key)) is only readable inside a session: in its profile, instructions, callbacks or tools", node)
         }
+        return try sessionProperty(key, of: session, node)
+    }
+
+    func writeSessionProperty(_ key: String, _ value: Value, _ node: some SyntaxProtocol) throws {
+        guard let session = servingSessions.last else {
+            throw error("@SessionProperty(\\.\(key)) is only writable inside a session: in its profile, instructions, callbacks or tools", node)
+        }
+        try setSessionProperty(key, of: session, to: value, node)
+    }
+
+    /// One session property: `history`, or a declared `@SessionPropertyEntry` (nil until set when it has no default).
+    package func sessionProperty(_ key: String, of session: LanguageModelSession, _ node: some SyntaxProtocol) throws -> Value {
         if key == "history" { return .array(session.history.map(Value.transcriptEntry)) }
         if let value = session.propertyValue(key) as? Value { return value }
         guard context.sessionPropertyDefaults[key] != nil else {
@@ -436,14 +450,12 @@ extension Interpreter {
         return .null
     }
 
-    func writeSessionProperty(_ key: String, _ value: Value, _ node: some SyntaxProtocol) throws {
-        guard let session = servingSessions.last else {
-            throw error("@SessionProperty(\\.\(key)) is only writable inside a session: in its profile, instructions, callbacks or tools", node)
-        }
+    /// Writes one session property; the session's next request (its instructions, profile and tools) sees it.
+    func setSessionProperty(_ key: String, of session: LanguageModelSession, to value: Value, _ node: some SyntaxProtocol) throws {
         if key == "history" {
             guard case .array(let items) = value else { throw error("history must be set to transcript entries", node) }
             session.history = try items.map { item in
-                guard case .transcriptEntry(let entry) = item else { throw error("history must be set to transcript entries", node) }
+                guard let entry = TranscriptPart.entry(from: item) else { throw error("history must be set to transcript entries", node) }
                 return entry
             }
             return
@@ -454,15 +466,8 @@ extension Interpreter {
         session.setPropertyValue(key, value)
     }
 
-    /// `session.properties`: the history and every declared `@SessionPropertyEntry`.
-    package func sessionProperties(_ session: LanguageModelSession) -> Value {
-        var fields: [(name: String, value: Value)] = [("history", .array(session.history.map(Value.transcriptEntry)))]
-        for (name, initializer) in context.sessionPropertyDefaults.sorted(by: { $0.key < $1.key }) {
-            _ = initializer
-            fields.append((name, session.propertyValue(name) as? Value ?? .null))
-        }
-        return .structure(type: "SessionPropertyValues", fields: fields)
-    }
+    /// `session.properties`: a reference to the session's values (history and every declared `@SessionPropertyEntry`).
+    package func sessionProperties(_ session: LanguageModelSession) -> Value { .sessionProperties(session) }
 }
 
 /// Lets a profile closure reach the session it belongs to (created after the closure).

@@ -6,7 +6,10 @@ import SwiftSyntax
 /// written back; class instances are changed in place.
 extension Interpreter {
     package func assign(to target: ExprSyntax, _ value: Value) async throws {
-        try await modify(target) { $0 = value }
+        // A place holding a Double keeps its type: `var v = 0.0; v = 3` stores 3.0, as Swift's literal typing does.
+        try await modify(target) { place in
+            if case .double = place, case .int(let i) = value { place = .double(Double(i)) } else { place = value }
+        }
     }
 
     func modify(_ target: ExprSyntax, _ change: (inout Value) async throws -> Void) async throws {
@@ -78,6 +81,12 @@ extension Interpreter {
         let name = member.declName.baseName.text
         let base = try await evaluate(baseExpr)
         if case .object = base { return try await modifyProperty(of: Cell(base), name, change, at: member) }
+        if case .sessionProperties(let session) = base {
+            // A reference (Apple's final class): `session.properties.mode = ...` and `values.mode = ...` write to the session.
+            var value = try sessionProperty(name, of: session, member)
+            try await change(&value)
+            return try setSessionProperty(name, of: session, to: value, member)
+        }
         if case .session(let session) = base, ["transcript", "transcriptErrorHandlingPolicy"].contains(name) {
             var value = try await self.member(name, of: base, member)
             try await change(&value)
@@ -127,7 +136,7 @@ extension Interpreter {
             try await change(&value)
             guard case .array(let items) = value else { throw error("history must be set to transcript entries", node) }
             transcript.history = try items.map { item in
-                guard case .transcriptEntry(let entry) = item else { throw error("history must be set to transcript entries", node) }
+                guard let entry = TranscriptPart.entry(from: item) else { throw error("history must be set to transcript entries", node) }
                 return entry
             }
             cell.value = .transcript(transcript)

@@ -19,7 +19,7 @@ extension Interpreter {
         // Every session has properties (`session.properties`); its tools' `@SessionProperty`s are this session's.
         let holder = SessionHolder()
         if case .array(let values) = args.value("tools") ?? .array([]) {
-            for value in values { tools.append(try tool(from: value, e, session: holder)) }
+            for value in values { tools.append(try await tool(from: value, e, session: holder)) }
         }
         var instructions: Instructions?
         switch args.value("instructions") {
@@ -41,9 +41,12 @@ extension Interpreter {
 
     /// Wraps an instance of a `Tool` type from the file: its `call(arguments:)` runs in this interpreter as a method.
     /// A tool value of the file as the runtime's tool (`LanguageModelSession.ToolCallError(tool:underlyingError:)`).
-    package func fileTool(_ value: Value, _ node: some SyntaxProtocol) throws -> any Tool { try tool(from: value, node) }
+    package func fileTool(_ value: Value, _ node: some SyntaxProtocol) async throws -> any Tool { try await tool(from: value, node) }
 
-    func tool(from value: Value, _ node: some SyntaxProtocol, session holder: SessionHolder? = nil) throws -> any Tool {
+    /// `name`, `description` and `parameters` are the tool's members, stored or computed (a `call(arguments:
+    /// GeneratedContent)` tool declares its schema as `var parameters: GenerationSchema { ... }`): the model is
+    /// constrained to that schema and the transcript's tool definition carries it.
+    func tool(from value: Value, _ node: some SyntaxProtocol, session holder: SessionHolder? = nil) async throws -> any Tool {
         guard let typeName = typeName(of: value), let type = context.file.type(named: typeName), let declaration = type.tool else {
             throw error("tools: must list instances of Tool types declared in the file", node)
         }
@@ -53,29 +56,33 @@ extension Interpreter {
             throw error("tool \(type.name) has no call(arguments:) body", node)
         }
         let label = TypeTable.parameters(of: method.decls[0]).first?.label
-        let field = { (name: String) -> Value? in
-            switch value {
-            case .structure(_, let fields): return fields.first { $0.name == name }?.value
-            case .object(let box): return box.field(name)
-            default: return nil
-            }
+        let name = try await userMember("name", of: value, node)?.stringValue ?? declaration.effectiveName(typeName: type.name)
+        let description = try await userMember("description", of: value, node)?.stringValue ?? declaration.description ?? ""
+        switch try await userMember("parameters", of: value, node) {
+        case .schema(let declared)?: parameters = declared
+        case nil: break
+        case let other?: throw error("tool \(type.name)'s parameters must be a GenerationSchema, not \(other.description.prefix(40))", node)
         }
-        let name = field("name")?.stringValue ?? declaration.effectiveName(typeName: type.name)
-        let description = field("description")?.stringValue ?? declaration.description ?? ""
-        // `call(arguments: GeneratedContent)` tools declare their schema as a stored `parameters`.
-        if case .schema(let declared)? = field("parameters") { parameters = declared }
         let site = Syntax(method.decls[0].name)
         // A tool reads the properties of the session it was given to (`holder`), or of the profile session whose
         // dynamic instructions listed it.
         let session = servingSessions.last
         let schema = parameters
+        // `call(arguments: GeneratedContent)` receives the content itself, whatever schema constrained it.
+        let takesContent = argumentsTypeName == nil && declaration.argumentsType == "GeneratedContent"
         return ClosureTool(name: name, description: description, parameters: parameters, source: value) { [self] arguments in
-            let argument = CallArgument(label: label, value: try await generated(arguments, schema: schema))
+            let argument = CallArgument(label: label, value: takesContent ? .content(arguments) : try await generated(arguments, schema: schema))
             let result = try await serving(holder?.session ?? session) {
                 try await invokeDeclared(method.decls, selfCell: Cell(value), typeName: method.owner, [argument], at: site)
             }
             return result.generatedContent
         }
+    }
+
+    /// `Transcript.ToolDefinition(tool:)`: the definition a session's instructions entry records for the tool.
+    package func toolDefinition(from value: Value, _ node: some SyntaxProtocol) async throws -> Transcript.ToolDefinition {
+        let tool = try await tool(from: value, node)
+        return Transcript.ToolDefinition(name: tool.name, description: tool.description, parameters: tool.parameters)
     }
 
     /// `session.respond(...)` and `session.streamResponse(...)`.
@@ -111,24 +118,14 @@ extension Interpreter {
         var includeSchema = true
         if case .bool(let b)? = args.value("includeSchemaInPrompt") { includeSchema = b }
         // 27: contextOptions: ContextOptions(includeSchemaInPrompt:reasoningLevel:).
-        var reasoningLevel: ReasoningLevel?
-        if case .structure("ContextOptions", let fields)? = args.value("contextOptions") {
-            if case .bool(let b)? = fields.first(where: { $0.name == "includeSchemaInPrompt" })?.value { includeSchema = b }
-            if let level = fields.first(where: { $0.name == "reasoningLevel" })?.value, !level.isNull {
-                reasoningLevel = try self.reasoningLevel(level, e)
-            }
+        var contextOptions = ContextOptions()
+        if let given = args.value("contextOptions") {
+            contextOptions = try self.contextOptions(given, e)
+            if let b = contextOptions.includeSchemaInPrompt { includeSchema = b }
         }
         // 27: metadata for the model's executor: [String: value convertible to GeneratedContent]. The embedded
-        // and server models read none (as Apple's system model), so it is checked, not sent.
-        if let metadata = args.value("metadata"), !metadata.isNull {
-            guard case .dictionary(let pairs) = metadata else {
-                throw error("metadata: takes a dictionary [String: value], such as [\"requestID\": \"42\"]", e)
-            }
-            for pair in pairs {
-                guard case .string = pair.key else { throw error("metadata keys are strings, not \(pair.key.description.prefix(30))", e) }
-                if case .function = pair.value { throw error("metadata values must convert to GeneratedContent (strings, numbers, Booleans, arrays, Generable values)", e) }
-            }
-        }
+        // and server models read none (as Apple's system model): it is recorded on the prompt entry, not sent.
+        let metadata = try self.metadata(args.value("metadata"), e)
         var fileOptions = GenerationOptions()
         if case .options(let o)? = args.value("options") { fileOptions = o }
         // A profile session applies the configured defaults after the profile's own values.
@@ -137,20 +134,21 @@ extension Interpreter {
 
         if method == "streamResponse" {
             let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options,
-                                                reasoningLevel: reasoningLevel)
+                                                contextOptions: contextOptions, metadata: metadata)
             return .stream(StreamValue(stream: stream, typeName: typeName, schema: schema, site: callSite, session: session))
         }
         return try await respond(session, to: prompt, schema: schema, typeName: typeName, includeSchema: includeSchema, options: options,
-                                 reasoningLevel: reasoningLevel, at: callSite)
+                                 contextOptions: contextOptions, metadata: metadata, at: callSite)
     }
 
     /// A recorded `respond`: runs as a stream so clients see progress live; the result is the same Response. A
     /// server model answers it in one JSON response, as respond(to:) asks: its usage is exact (llama-cpp-python
     /// reports none in a stream).
     func respond(_ session: LanguageModelSession, to prompt: Prompt, schema: GenerationSchema?, typeName: String?, includeSchema: Bool,
-                 options: GenerationOptions, reasoningLevel: ReasoningLevel?, at callSite: CallSite) async throws -> Value {
+                 options: GenerationOptions, contextOptions: ContextOptions, metadata: [String: GeneratedContent],
+                 at callSite: CallSite) async throws -> Value {
         let stream = session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options,
-                                            reasoningLevel: reasoningLevel, serverSentEvents: false)
+                                            contextOptions: contextOptions, metadata: metadata, serverSentEvents: false)
         let response = try await watchingServerState {
             for try await snapshot in stream {
                 recorder.publishSnapshot(callSite, kind: .response, typeName: typeName, value: convert(snapshot.rawContent, schema: schema),
@@ -268,7 +266,7 @@ extension Interpreter {
     /// The schema of a Generable type as `generating:` names it: a @Generable type of the file, or one of the
     /// standard types Apple makes Generable (String, the integers, Double, Float, Bool, GeneratedContent) and
     /// arrays of any of them (`[Person].self`, `[String].self`).
-    func generableSchema(forType written: String) -> GenerationSchema? {
+    package func generableSchema(forType written: String) -> GenerationSchema? {
         let name = written.trimmingCharacters(in: .whitespaces)
         if let schema = context.schema(forType: name) { return schema }
         switch name {
@@ -341,7 +339,9 @@ extension Interpreter {
         case .array(let items) where items.allSatisfy({ if case .transcriptEntry = $0 { true } else { false } }):
             count = try await model.tokenCount(for: items.compactMap { if case .transcriptEntry(let entry) = $0 { entry } else { nil } })
         case .array(let items):
-            count = try await model.tokenCount(for: try items.map { try tool(from: $0, e) })
+            var tools: [any Tool] = []
+            for item in items { tools.append(try await tool(from: item, e)) }
+            count = try await model.tokenCount(for: tools)
         default:
             count = try await model.tokenCount(for: Prompt(promptText(value)))
         }

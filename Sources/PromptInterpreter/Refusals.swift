@@ -17,11 +17,11 @@ extension Interpreter {
         let options = context.configuration.effectiveOptions(GenerationOptions())
         let callSite = site(node)
         if stream {
-            let responses = session.streamResponse(to: prompt, schema: nil, includeSchemaInPrompt: false, options: options, reasoningLevel: nil)
+            let responses = session.streamResponse(to: prompt, schema: nil, includeSchemaInPrompt: false, options: options)
             return .stream(StreamValue(stream: responses, typeName: nil, schema: nil, site: callSite, session: session))
         }
         return try await respond(session, to: prompt, schema: nil, typeName: nil, includeSchema: false, options: options,
-                                 reasoningLevel: nil, at: callSite)
+                                 contextOptions: ContextOptions(), metadata: [:], at: callSite)
     }
 
     /// A refusal value: the entries its explanation reads, its description, and any further fields.

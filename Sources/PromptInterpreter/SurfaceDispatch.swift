@@ -231,6 +231,7 @@ extension Value {
         // A tool's error answers LanguageModelSession.ToolCallError's members (tool, underlyingError); every other error the Error protocol's.
         case .error(let e): e.error is ToolCallError ? "LanguageModelSession.ToolCallError" : "Error"
         case .skills(let object): object.typeName
+        case .sessionProperties: "SessionPropertyValues"
         case .evaluations(let object): object.surfaceTypeName
         case .structure(let type, _): Surface.table.canonicalName(type)
         // CharacterSet values are enum cases: `CharacterSet.whitespaces`, `a.union(b)`, and an implicit member
@@ -253,7 +254,7 @@ extension Value {
     var hasDynamicMembers: Bool {
         switch self {
         case .content, .snapshot: true
-        case .structure("SessionPropertyValues", _): true
+        case .sessionProperties: true
         default: false
         }
     }

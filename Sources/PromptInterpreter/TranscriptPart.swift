@@ -1,4 +1,5 @@
 import FoundationModelsRuntime
+import SwiftSyntax
 
 /// The values inside transcript entries as prompt code sees them: an entry's payload (what
 /// `case .prompt(let prompt)` binds), a segment's value and a tool definition. A segment itself is a
@@ -82,7 +83,12 @@ package enum TranscriptPart: Sendable, Hashable {
         guard case .structure("Transcript.ToolCall", let fields) = value,
               let name = fields.first(where: { $0.name == "toolName" })?.value.stringValue,
               case .content(let arguments)? = fields.first(where: { $0.name == "arguments" })?.value else { return nil }
-        return Transcript.ToolCall(id: fields.first { $0.name == "id" }?.value.stringValue ?? "", toolName: name, arguments: arguments)
+        var metadata: [String: GeneratedContent] = [:]
+        if case .dictionary(let pairs)? = fields.first(where: { $0.name == "metadata" })?.value {
+            for pair in pairs { if let key = pair.key.stringValue { metadata[key] = pair.value.generatedContent } }
+        }
+        return Transcript.ToolCall(id: fields.first { $0.name == "id" }?.value.stringValue ?? "", toolName: name, arguments: arguments,
+                                   metadata: metadata)
     }
 
     /// An entry value: a transcript's element, or a case written in prompt code (`.prompt(Transcript.Prompt(...))`,
@@ -101,5 +107,59 @@ package enum TranscriptPart: Sendable, Hashable {
             return calls.count == items.count ? .toolCalls(Transcript.ToolCalls(calls)) : nil
         default: return nil
         }
+    }
+}
+
+// MARK: 27's context options and metadata, as prompt code writes them and as entries record them
+
+extension Interpreter {
+    /// `ContextOptions(includeSchemaInPrompt:reasoningLevel:)` as the runtime's value (nil: unset).
+    package func contextOptions(_ value: Value, _ node: some SyntaxProtocol) throws -> ContextOptions {
+        if value.isNull { return ContextOptions() }
+        guard case .structure("ContextOptions", let fields) = value else {
+            throw error("contextOptions: needs ContextOptions, such as ContextOptions(includeSchemaInPrompt: false)", node)
+        }
+        var options = ContextOptions()
+        if case .bool(let b)? = fields.first(where: { $0.name == "includeSchemaInPrompt" })?.value { options.includeSchemaInPrompt = b }
+        if let level = fields.first(where: { $0.name == "reasoningLevel" })?.value, !level.isNull {
+            options.reasoningLevel = try reasoningLevel(level, node)
+        }
+        return options
+    }
+
+    /// The prompt-file value of recorded context options (what `ContextOptions(...)` builds).
+    package static func contextOptionsValue(_ options: ContextOptions) -> Value {
+        .structure(type: "ContextOptions", fields: [
+            ("includeSchemaInPrompt", options.includeSchemaInPrompt.map(Value.bool) ?? .null),
+            ("reasoningLevel", options.reasoningLevel.map(reasoningLevelValue) ?? .null),
+        ])
+    }
+
+    /// A reasoning level as `ContextOptions.ReasoningLevel.deep` (or `.custom("...")`) evaluates, so the two compare equal.
+    package static func reasoningLevelValue(_ level: ReasoningLevel) -> Value {
+        switch level {
+        case .custom(let text): .enumCase(type: "ContextOptions.ReasoningLevel", name: "custom", payload: [(nil, .string(text))])
+        default: .enumCase(type: "ContextOptions.ReasoningLevel", name: level.description, payload: [])
+        }
+    }
+
+    /// `metadata: [String: any ConvertibleToGeneratedContent]`: string keys, values converted to GeneratedContent.
+    package func metadata(_ value: Value?, _ node: some SyntaxProtocol) throws -> [String: GeneratedContent] {
+        guard let value, !value.isNull else { return [:] }
+        guard case .dictionary(let pairs) = value else {
+            throw error("metadata: takes a dictionary [String: value], such as [\"requestID\": \"42\"]", node)
+        }
+        var metadata: [String: GeneratedContent] = [:]
+        for pair in pairs {
+            guard case .string(let key) = pair.key else { throw error("metadata keys are strings, not \(pair.key.description.prefix(30))", node) }
+            if case .function = pair.value { throw error("metadata values must convert to GeneratedContent (strings, numbers, Booleans, arrays, Generable values)", node) }
+            metadata[key] = pair.value.generatedContent
+        }
+        return metadata
+    }
+
+    /// Recorded metadata as `[String: GeneratedContent]`, keys sorted so printing repeats.
+    package static func metadataValue(_ metadata: [String: GeneratedContent]) -> Value {
+        .dictionary(metadata.sorted { $0.key < $1.key }.map { (key: .string($0.key), value: .content($0.value)) })
     }
 }

@@ -122,6 +122,7 @@ extension Value {
         case .reasoningLevel: return "ContextOptions.ReasoningLevel"
         case .errorPolicy: return "TranscriptErrorHandlingPolicy"
         case .sessionProperty: return "LanguageModelSession.SessionProperty"
+        case .sessionProperties: return "SessionPropertyValues"
         case .evaluations(let object): return object.typeName
         case .skills(let object): return object.typeName
         case .set: return nil

@@ -247,12 +247,14 @@ private final class SurfaceVisitor {
         case .found(let entry):
             notInAppleAPI(entry, callee)
             checkImplicitArguments(node, entry)
-        case .unknownMember(let suggestion) where callee.text == typeName || callee.text == "init":
-            // `StructuredTranscript(prompts:)`: the type is known but has no initializer prompt files can call.
+        case .unknownMember where callee.text == typeName || callee.text == "init" || typeName.hasSuffix("." + callee.text):
+            // `StructuredTranscript(prompts:)`, `Transcript.Reasoning(...)`: the type is known but has no initializer prompt
+            // files can call (a type with initializers gives noMatchingOverload, which lists them).
             let written = "(" + node.arguments.map { ($0.label?.text ?? "_") + ":" }.joined() + ")"
             diagnostics.append(Diagnostic(
                 .unknownMember, at: source.range(of: callee),
-                "'\(typeName)' cannot be created with \(typeName)\(written) in prompt files" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")))
+                "'\(typeName)' cannot be created with \(typeName)\(written) in prompt files: it has no initializer here; "
+                    + "use the values the framework gives you (see its members with completion or `fmplay explain FM310`)"))
         case .unknownMember(let suggestion):
             unknownMember(callee, callee.text, on: typeName, suggestion: suggestion, isStatic: isStatic)
         case .noMatchingOverload(let candidates, _) where Self.isPattern(node)

@@ -228,7 +228,7 @@ final class ErrorPathTests: XCTestCase {
         let reply = #"{"choices":[{"message":{"role":"assistant","content":"42","reasoning_content":"Six times seven."},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":12,"completion_tokens_details":{"reasoning_tokens":10}}}"#
         let model = try start([.status(200, body: reply)])
         let session = LanguageModelSession(model: PrivateCloudComputeLanguageModel(backend: model))
-        let response = try await session.respond(to: Prompt("What is 6 x 7?"), schema: nil, reasoningLevel: .deep)
+        let response = try await session.respond(to: Prompt("What is 6 x 7?"), schema: nil, contextOptions: ContextOptions(reasoningLevel: .deep))
         XCTAssertEqual(response.content.stringValue, "42")
         XCTAssertEqual(try JSONValue.parse(server.bodies[0])["reasoning_effort"], "high")
         XCTAssertEqual(response.usage.reasoningTokens, 10)

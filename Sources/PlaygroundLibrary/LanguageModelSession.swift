@@ -125,7 +125,22 @@ extension Builtins {
             "LanguageModelError.ContextSizeExceeded.contextSize": field("contextSize"),
             "LanguageModelError.ContextSizeExceeded.tokenCount": field("tokenCount"),
             "LanguageModelError.RateLimited.resetDate": field("resetDate"),
+            "LanguageModelError.UnsupportedCapability.capability": field("capability"),
         ]
+        // The payloads of errors prompt code throws itself: memberwise values (`metadata` defaults to empty).
+        for type in ["LanguageModelError.ContextSizeExceeded", "LanguageModelError.RateLimited", "LanguageModelError.Timeout",
+                     "LanguageModelError.GuardrailViolation", "LanguageModelError.UnsupportedCapability", "LanguageModelSession.GenerationError.Context"] {
+            for entry in Surface.table.initializers(of: type) {
+                all[entry.id] = { i, c in
+                    let args = try await c.arguments(i)
+                    var fields = args.items.compactMap { item in item.label.map { (name: $0, value: item.value) } }
+                    if entry.parameters?.contains(where: { $0.label == "metadata" }) == true, !fields.contains(where: { $0.name == "metadata" }) {
+                        fields.append((name: "metadata", value: .dictionary([])))
+                    }
+                    return .structure(type: type, fields: fields)
+                }
+            }
+        }
         // Every LanguageModelError payload has a debugDescription (and the 27.0 ones metadata).
         for type in Surface.table.types where type.name.hasPrefix("LanguageModelError.") || type.name == "SystemLanguageModel.Error.AssetsUnavailable" {
             all[type.name + ".debugDescription"] = field("debugDescription")
@@ -145,10 +160,15 @@ extension Builtins {
         for entry in sessionMembers where entry.name == "logFeedbackAttachment" {
             all[entry.id] = on(session) { i, s, c in try await i.logFeedbackAttachment(s, c.callNode) }
         }
-        // Error cases name the case as a type (`catch` and `is` compare by name).
+        // Error cases name the case as a type (`catch` and `is` compare by name); called with a payload
+        // (`LanguageModelError.contextSizeExceeded(.init(...))`), the case is an error value to throw, which
+        // `catch`, `switch` and `if case` match by case and bind the payload of.
         for owner in ["LanguageModelSession.GenerationError", "LanguageModelError", "LanguageModelSession.Error", "SystemLanguageModel.Error"] {
             for entry in Surface.table.type(named: owner)?.members ?? [] where entry.kind == .enumCase {
-                all[entry.id] = { _, c in
+                all[entry.id] = { i, c in
+                    if c.call != nil, entry.parameters?.isEmpty == false {
+                        return .enumCase(type: entry.owner, name: entry.name, payload: try await c.arguments(i).items.map { ($0.label, $0.value) })
+                    }
                     guard case .type(let written) = c.base else { return .type(entry.owner + "." + entry.name) }
                     return .type(written + "." + entry.name)
                 }

@@ -194,9 +194,23 @@ extension Builtins {
     /// `randomElement()` from the seeded generator (Array's own entry keeps the first element).
     static let randomElement = overElements { i, elements, _ in elements.randomElement(using: &i.random) ?? .null }
 
-    /// `joined(separator:)`: the elements' text with the separator between, within the string budget.
+    /// `joined(separator:)`: the elements' text with the separator between, within the string budget;
+    /// arrays of arrays flatten into one array (`[[1, 2], [3]].joined()`, `joined(separator: [0])`).
     static let joined = overElements { i, elements, c in
-        let separator = try await c.arguments(i).value("separator")?.stringValue ?? ""
+        let argument = try await c.arguments(i).value("separator")
+        if !elements.isEmpty, elements.allSatisfy({ if case .array = $0 { true } else { false } }) {
+            var separatorItems: [Value] = []
+            if case .array(let items)? = argument { separatorItems = items }
+            var flat: [Value] = []
+            for (index, element) in elements.enumerated() {
+                guard case .array(let items) = element else { continue }
+                if index > 0 { flat += separatorItems }
+                flat += items
+                try i.budget.allocate(elements: flat.count, c.node)
+            }
+            return .array(flat)
+        }
+        let separator = argument?.stringValue ?? ""
         for value in elements where value.isContainer { try i.budget.value(value, c.node, rendered: true) }
         let parts = elements.map(\.description)
         try i.budget.string(bytes: parts.reduce(0) { $0 + $1.utf8.count + separator.utf8.count }, c.node)

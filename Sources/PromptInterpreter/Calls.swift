@@ -38,6 +38,8 @@ extension Interpreter {
         }
         // Any other expression that gives a function: `makeAdder(2)(3)`, `handlers[0](x)`.
         let value = try await evaluate(callee)
+        // `callback?(x)` with no callback set does nothing and is nil, as in Swift.
+        if value.isNull, callee.is(OptionalChainingExprSyntax.self) { return .null }
         if case .function(let function) = value { return try await invoke(function, try await callArguments(e), at: e) }
         if case .type(let typeName) = value { return try await constructNamed(typeName, e) }
         throw error("'\(callee.trimmedDescription.prefix(40))' cannot be called in prompt files", e)
@@ -241,7 +243,13 @@ extension Interpreter {
                 continue
             }
             if let given = args.items.first(where: { $0.label == property.name }) {
-                fields.append((property.name, given.value.converted(to: property.type)))
+                var value = given.value.converted(to: property.type)
+                // `var w = 1.0` declares a Double: `R(w: 2).w` is 2.0.
+                if property.type == nil, case .int(let i) = value, let initializer = context.initializer(of: property),
+                   (initializer.as(PrefixOperatorExprSyntax.self)?.expression ?? initializer).is(FloatLiteralExprSyntax.self) {
+                    value = .double(Double(i))
+                }
+                fields.append((property.name, value))
                 used.insert(property.name)
             } else if let initializer = context.initializer(of: property) {
                 fields.append((property.name, try await isolated([:]) { try await evaluate(initializer) }))
@@ -393,10 +401,47 @@ extension Interpreter {
     /// return), otherwise the value of `return`, else nil.
     func runBody(_ statements: CodeBlockItemListSyntax) async throws -> Value {
         if statements.count == 1, case .expr(let expr) = statements.first!.item,
-           !expr.is(IfExprSyntax.self), !expr.is(SwitchExprSyntax.self) {
+           !(expr.is(IfExprSyntax.self) || expr.is(SwitchExprSyntax.self)) {
+            return try await evaluate(expr)
+        }
+        if statements.count == 1, let expr = Self.onlyExpression(statements), Self.isValueBranching(expr) {
             return try await evaluate(expr)
         }
         if case .returned(let value) = try await execute(statements) { return value }
         return .null
+    }
+
+    /// The expression of a one-item body (an `if` or `switch` there is an expression statement).
+    static func onlyExpression(_ items: CodeBlockItemListSyntax) -> ExprSyntax? {
+        guard items.count == 1 else { return nil }
+        switch items.first!.item {
+        case .expr(let expr): return expr
+        case .stmt(let stmt): return stmt.as(ExpressionStmtSyntax.self)?.expression
+        default: return nil
+        }
+    }
+
+    /// Whether an `if` or `switch` is an expression (Swift 5.9): every branch is one expression, and an `if`
+    /// has an `else`. A body that is one such expression returns its value (`var label: String { switch self { ... } }`).
+    static func isValueBranching(_ expr: ExprSyntax) -> Bool {
+        func single(_ items: CodeBlockItemListSyntax) -> Bool {
+            guard let inner = onlyExpression(items) else { return false }
+            return !(inner.is(IfExprSyntax.self) || inner.is(SwitchExprSyntax.self)) || isValueBranching(inner)
+        }
+        if let ifExpr = expr.as(IfExprSyntax.self) {
+            guard single(ifExpr.body.statements) else { return false }
+            switch ifExpr.elseBody {
+            case .codeBlock(let block)?: return single(block.statements)
+            case .ifExpr(let next)?: return isValueBranching(ExprSyntax(next))
+            case nil: return false
+            }
+        }
+        if let switchExpr = expr.as(SwitchExprSyntax.self) {
+            return !switchExpr.cases.isEmpty && switchExpr.cases.allSatisfy { item in
+                guard case .switchCase(let switchCase) = item else { return false }
+                return single(switchCase.statements)
+            }
+        }
+        return false
     }
 }

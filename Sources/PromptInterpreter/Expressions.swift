@@ -198,6 +198,11 @@ extension Interpreter {
         if context.file.resolveType(name, in: nil) != nil || types.type(name) != nil || Interpreter.knownTypes.contains(name)
             || Surface.table.type(named: name) != nil { return .type(name) }
         if let function = operatorFunction(name) { return .function(function) }
+        // Implicit `self` for a built-in member: `rawValue` in an enum's own members, `count` in an extension of String.
+        if let selfCell = lookupCell("self"), !name.isEmpty, name.first?.isLowercase == true,
+           let value = try? await member(name, of: selfCell.value, e) {
+            return value
+        }
         throw error("cannot find '\(name)' in scope", e)
     }
 
@@ -205,7 +210,16 @@ extension Interpreter {
     func operatorFunction(_ name: String) -> FunctionValue? {
         guard ["<", ">", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "&&", "||"].contains(name) else { return nil }
         return FunctionValue.native(name, arity: 2) { [unowned self] values in
-            try await self.binary(name, values[0], values[1], nil)
+            if values.count == 2 { return try await self.binary(name, values[0], values[1], nil) }
+            // One value: a pair (`zip(a, b).map(+)`, `.allSatisfy(==)`), or `-` as a prefix function (`map(-)`).
+            if values.count == 1, case .tuple(let pair) = values[0], pair.count == 2 {
+                return try await self.binary(name, pair[0].value, pair[1].value, nil)
+            }
+            switch (name, values.first) {
+            case ("-", .int(let i)?): return .int(try self.checked(self.currentNode) { () throws(Arithmetic.Failure) in try Arithmetic.negate(i) })
+            case ("-", .double(let d)?): return .double(-d)
+            default: throw self.error("the operator '\(name)' takes two values here, not \(values.count)", self.currentNode)
+            }
         }
     }
 
@@ -217,11 +231,14 @@ extension Interpreter {
         guard let argument = e.arguments.first else { throw error("a subscript needs an index", e) }
         let index = try await evaluate(argument.expression)
         switch (base, index) {
-        case (.array(let a), .range(let lower, let upper, _)):
-            // `a[i...]` reaches here with an open upper bound.
-            let end = upper == Int.max ? a.count : upper
-            guard lower >= 0, lower <= end, end <= a.count else { throw error("range \(lower)..<\(end) is out of bounds (count \(a.count))", e) }
-            return .array(Array(a[lower..<end]))
+        case (.array(let a), .range(let lower, let upper, let closed)):
+            // `a[i...]` reaches here with an open upper bound, `a[..<n]` and `a[...n]` with an open lower one.
+            let start = lower == Int.min ? 0 : lower
+            let end = upper == Int.max ? a.count : (closed ? upper + 1 : upper)
+            guard start >= 0, start <= end, end <= a.count else {
+                throw error("range \(start)\(closed && upper != Int.max ? "..." : "..<")\(closed && upper != Int.max ? upper : end) is out of bounds (count \(a.count))", e)
+            }
+            return .array(Array(a[start..<end]))
         case (.array(let a), .int(let i)):
             return a[try checked(e) { () throws(Arithmetic.Failure) in try Arithmetic.index(i, count: a.count) }]
         case (.dictionary(let pairs), _):
@@ -358,6 +375,9 @@ extension Interpreter {
         case ("+", .array(let a), .array(let b)):
             try budget.allocate(elements: a.count + b.count, node)
             return .array(a + b)
+        case ("+", .data(let a), .data(let b)):  // Data is a collection of bytes: `feedback1 + feedback2`
+            try budget.string(bytes: a.count + b.count, node)
+            return .data(a + b)
         case ("&&", .bool(let a), .bool(let b)): return .bool(a && b)
         case ("||", .bool(let a), .bool(let b)): return .bool(a || b)
         case (_, .int(let a), .int(let b)) where Arithmetic.integerOperators.contains(op):
@@ -417,8 +437,34 @@ extension Value {
         case (.type(let x), .type(let y)): return x == y
         case (.date(let x), .date(let y)): return x == y
         case (.uuid(let x), .uuid(let y)): return x == y
-        case (.set(let x), .set(let y)): return x.count == y.count && x.allSatisfy { item in y.contains { equal($0, item) } }
+        case (.set(let x), .set(let y)), (.set(let x), .array(let y)), (.array(let x), .set(let y)):
+            // A set compared with an array literal: the literal is a Set (`set == [2, 1]`).
+            let unique = y.reduce(into: [Value]()) { found, item in if !found.contains(where: { equal($0, item) }) { found.append(item) } }
+            return x.count == unique.count && x.allSatisfy { item in unique.contains { equal($0, item) } }
+        case (.dictionary(let x), .dictionary(let y)):
+            return x.count == y.count && x.allSatisfy { pair in y.contains { equal($0.key, pair.key) && equal($0.value, pair.value) } }
         case (.toolCallingMode(let x), .toolCallingMode(let y)): return x == y
+        // A case of the file's own enum named like a framework static (`Theme.light == .light`): the implicit
+        // member without a context type was read as the framework's value; it names the same case.
+        case (.enumCase(let type, let name, let payload), .reasoningLevel(let level)) where Self.isFileCase(type, payload),
+             (.reasoningLevel(let level), .enumCase(let type, let name, let payload)) where Self.isFileCase(type, payload):
+            return name == level.description
+        case (.enumCase(let type, let name, let payload), .toolCallingMode(let mode)) where Self.isFileCase(type, payload),
+             (.toolCallingMode(let mode), .enumCase(let type, let name, let payload)) where Self.isFileCase(type, payload):
+            return name == "\(mode.kind)"
+        case (.enumCase(let type, let name, let payload), .errorPolicy(let policy)) where Self.isFileCase(type, payload),
+             (.errorPolicy(let policy), .enumCase(let type, let name, let payload)) where Self.isFileCase(type, payload):
+            return name == policy.description
+        case (.enumCase(let type, let name, let payload), .samplingMode(let mode)) where Self.isFileCase(type, payload),
+             (.samplingMode(let mode), .enumCase(let type, let name, let payload)) where Self.isFileCase(type, payload):
+            return name == "greedy" && mode.kind == .greedy
+        // The framework's Equatable values (GenerationOptions, Transcript.Entry, ContextOptions' level, Data);
+        // a Metric is identified by its name.
+        case (.options(let x), .options(let y)): return x == y
+        case (.transcriptEntry(let x), .transcriptEntry(let y)): return x == y
+        case (.reasoningLevel(let x), .reasoningLevel(let y)): return x == y
+        case (.data(let x), .data(let y)): return x == y
+        case (.evaluations(.metric(let x)), .evaluations(.metric(let y))): return x.name == y.name
         case (.samplingMode(let x), .samplingMode(let y)): return x == y
         // `mode.kind == .greedy`: likewise read as the mode `.greedy`.
         case (.enumCase("GenerationOptions.SamplingMode.Kind", let name, _), .samplingMode(let mode)),
@@ -432,6 +478,11 @@ extension Value {
             if let x = a.number, let y = b.number { return x == y }
             return false
         }
+    }
+
+    /// A payload-free case of an enum that is not one of the framework's (those compare by their own rules).
+    private static func isFileCase(_ type: String, _ payload: [(label: String?, value: Value)]) -> Bool {
+        !type.isEmpty && payload.isEmpty && !type.hasPrefix("GenerationOptions.") && Surface.table.type(named: type) == nil
     }
 
     /// -1, 0, 1, or nil when the values do not order.

@@ -216,7 +216,7 @@ package final class Interpreter: @unchecked Sendable {
             let annotation = binding.typeAnnotation?.type
                 ?? variable.bindings.dropFirst(index + 1).lazy.compactMap { $0.typeAnnotation?.type }.first
             var value = Value.null
-            if let initializer = binding.initializer { value = try await evaluate(initializer.value) }
+            if let initializer = binding.initializer { value = try await evaluate(initializer.value, typedAs: annotation) }
             // `let city: String = try content.value(forProperty: "city")`: the annotation is the generic type.
             if case .content(let content) = value, let annotation { value = try contentValue(content, as: annotation.trimmedDescription) }
             value = value.converted(to: annotation)  // `let d: Double = 2` is 2.0

@@ -69,7 +69,18 @@ extension Interpreter {
     /// Picks the overload whose parameters accept these argument labels.
     func choose<D>(_ candidates: [D], parameters: (D) -> [Parameter], _ args: [CallArgument]) -> D? {
         if candidates.count == 1 { return candidates[0] }
-        return candidates.first { bind(parameters($0), args) != nil }
+        let bound = candidates.compactMap { candidate in bind(parameters(candidate), args).map { (candidate, $0) } }
+        // Overloads that differ by parameter type (`init(_ cents: Int)`, `init(_ dollars: Double)`): the first whose
+        // written parameter types all hold the argument values, else the first the labels fit.
+        if bound.count > 1, let typed = bound.first(where: { candidate, slots in
+            zip(parameters(candidate), slots).allSatisfy { parameter, indexes in
+                guard let type = parameter.type, !parameter.isVariadic else { return true }
+                return indexes.allSatisfy { valueMatches(args[$0].value, type) }
+            }
+        }) {
+            return typed.0
+        }
+        return bound.first?.0
     }
 
     /// Matches arguments to parameters by label, in order (defaults fill gaps,
@@ -184,7 +195,7 @@ extension Interpreter {
             } else if let index = indexes.first {
                 value = args[index].value.converted(to: parameter.type)
             } else if let defaultValue = parameter.defaultValue {
-                value = try await evaluate(defaultValue).converted(to: parameter.type)
+                value = try await evaluate(defaultValue, typedAs: parameter.type).converted(to: parameter.type)
             } else {
                 value = .null
             }

@@ -6,7 +6,10 @@ import SwiftSyntax
 /// written back; class instances are changed in place.
 extension Interpreter {
     package func assign(to target: ExprSyntax, _ value: Value) async throws {
-        try await modify(target) { $0 = value }
+        // A place holding a Double keeps its type: `var v = 0.0; v = 3` stores 3.0, as Swift's literal typing does.
+        try await modify(target) { place in
+            if case .double = place, case .int(let i) = value { place = .double(Double(i)) } else { place = value }
+        }
     }
 
     func modify(_ target: ExprSyntax, _ change: (inout Value) async throws -> Void) async throws {

@@ -73,6 +73,23 @@ extension Interpreter {
         }
     }
 
+    /// A value of the file's types as its synthesized `generatedContent`: a nil optional property is left out
+    /// unless its type says `@Generable(representNilExplicitlyInGeneratedContent: true)` (nested values follow
+    /// their own type's rule).
+    func memberwiseContent(_ value: Value) -> GeneratedContent {
+        switch value {
+        case .structure(let type, let fields) where isFileType(type):
+            let explicit = context.file.type(named: type)?.generableAttribute?.representsNilExplicitly == true
+            let kept = explicit ? fields : fields.filter { !$0.value.isNull }
+            let id = kept.lazy.compactMap(\.value.generationIDRawValue).first.map(GenerationID.init)
+            return GeneratedContent(properties: kept.filter { $0.value.generationIDRawValue == nil }.map { ($0.name, memberwiseContent($0.value)) }, id: id)
+        case .array(let items):
+            return GeneratedContent(elements: items.map(memberwiseContent))
+        default:
+            return value.generatedContent
+        }
+    }
+
     /// The representations FoundationModels' protocols give a type of the file that does not declare them:
     /// `generatedContent` (a @Generable or ConvertibleToGeneratedContent type's memberwise content) and
     /// `promptRepresentation`/`instructionsRepresentation` (from its declared or memberwise content).
@@ -82,7 +99,7 @@ extension Interpreter {
             || conformances.contains("ConvertibleToGeneratedContent")
         switch name {
         case "generatedContent" where convertible:
-            return .content(base.generatedContent)
+            return .content(memberwiseContent(base))
         case "promptRepresentation" where convertible || conformances.contains("PromptRepresentable"):
             return .prompt(Prompt(try await representedText(base, at: node)))
         case "instructionsRepresentation" where convertible || conformances.contains("InstructionsRepresentable"):
@@ -103,6 +120,34 @@ extension Interpreter {
         }
     }
 
+    /// An expression whose declared type is written (`let p: Point = .origin`, a parameter's `= .standard`): an
+    /// implicit member names a static of that type when it is one of the file's types.
+    func evaluate(_ expr: ExprSyntax, typedAs type: TypeSyntax?) async throws -> Value {
+        if let member = expr.as(MemberAccessExprSyntax.self), member.base == nil,
+           let name = (type?.as(OptionalTypeSyntax.self)?.wrappedType ?? type)?.as(IdentifierTypeSyntax.self)?.name.text,
+           let info = types.type(name), info.kind != .builtin, info.kind != .enum || !info.cases.contains(where: { $0.name == member.declName.baseName.text }),
+           let value = try await userStaticMember(member.declName.baseName.text, of: info.name, member) {
+            return value
+        }
+        return try await evaluate(expr)
+    }
+
+    /// `Int(x)`, `Double(x)` as function values: text parses (nil when it is not a number), numbers convert
+    /// (a Double to Int truncates; one that is not finite or out of range is an error, as Swift traps).
+    func numericConversion(_ typeName: String, _ value: Value, _ node: some SyntaxProtocol) throws -> Value {
+        switch (typeName, value) {
+        case ("Int", .string(let s)): return Int(s).map(Value.int) ?? .null
+        case ("Int", .int): return value
+        case ("Int", .double(let d)):
+            guard d.isFinite, d > -9.3e18, d < 9.3e18 else { throw error("Double value \(d) cannot be converted to Int", node) }
+            return .int(Int(d))
+        case (_, .string(let s)): return Double(s).map(Value.double) ?? .null
+        case (_, .int(let i)): return .double(Double(i))
+        case (_, .double): return value
+        default: throw error("\(typeName).init cannot convert \(value.description.prefix(30))", node)
+        }
+    }
+
     func member(_ name: String, of base: Value, _ node: some SyntaxProtocol) async throws -> Value {
         if let value = try await evaluationsMember(name, of: base, node) { return value }
         if case .object(let box) = base, Value.foundationObjectTypes.contains(box.type), types.type(box.type) == nil,
@@ -116,6 +161,12 @@ extension Interpreter {
             if typeName == "String", name == "init" {
                 // `String.init` as a function value (`numbers.map(String.init)`).
                 return .function(FunctionValue.native("String.init", arity: 1) { [unowned self] values in .string(try await self.text(values[0])) })
+            }
+            if ["Int", "Double", "Float"].contains(typeName), name == "init" {
+                // `["1", "x"].compactMap(Int.init)`, `[3.7].map(Int.init)`, `[1, 2].map(Double.init)`.
+                return .function(FunctionValue.native("\(typeName).init", arity: 1) { [unowned self] values in
+                    try self.numericConversion(typeName, values[0], node)
+                })
             }
             return try await staticMember(name, of: typeName, node)
         case .structure(let type, _) where isFileType(type):

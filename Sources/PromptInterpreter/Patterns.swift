@@ -1,6 +1,7 @@
 import Evaluations
 import Foundation
 import FoundationModelsRuntime
+import Surface
 import SwiftSyntax
 
 /// `switch`, `if case`/`for case` patterns, and `do`/`catch`.
@@ -285,8 +286,11 @@ extension Interpreter {
             if name == "rateLimited" { fields.append((name: "resetDate", value: .null)) }
             return .structure(type: "LanguageModelError." + name.prefix(1).uppercased() + name.dropFirst(), fields: fields)
         }
-        if let model = error as? LanguageModelError {
-            return .structure(type: "LanguageModelError.UnsupportedCapability", fields: [(name: "debugDescription", value: .string(model.description))])
+        if let model = error as? LanguageModelError, case .unsupportedCapability(let capability, _) = model {
+            return .structure(type: "LanguageModelError.UnsupportedCapability", fields: [
+                (name: "debugDescription", value: .string(model.description)),
+                (name: "capability", value: .enumCase(type: "LanguageModelCapabilities.Capability", name: capability, payload: [])),
+            ])
         }
         if let server = error as? PrivateCloudComputeLanguageModel.Error { return serverErrorPayload(server) }
         return nil
@@ -314,6 +318,10 @@ extension Interpreter {
 
     func errorIs(_ error: any Error, typeName: String) -> Bool {
         let last = typeName.split(separator: ".").last.map(String.init) ?? typeName
+        // A framework error prompt code built and threw (`throw LanguageModelError.rateLimited(.init(...))`).
+        if let thrown = error as? ThrownValue, case .enumCase(let type, _, _) = thrown.value, Surface.table.type(named: type) != nil {
+            return typeName == "Error" || type == typeName || type.hasSuffix("." + typeName)
+        }
         if typeName == "LanguageModelSession.Error" { return error is SessionUsageError }
         // 27.0 moved `assetsUnavailable` from GenerationError to SystemLanguageModel.Error.
         if typeName == "SystemLanguageModel.Error" { return (error as? GenerationError)?.caseName == "assetsUnavailable" }

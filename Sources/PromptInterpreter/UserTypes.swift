@@ -137,6 +137,12 @@ extension Interpreter {
         if name == "localizedDescription", let computed = findComputed("errorDescription", in: type) {
             return try await runAccessor(computed.getter, selfCell: Cell(base), typeName: type, at: node)
         }
+        // An Error of the file without a description: Foundation's generic text, with the case's number for an enum.
+        if name == "localizedDescription", lookupChain(type).contains(where: { $0.conformances.contains("Error") || $0.conformances.contains("LocalizedError") }) {
+            var code = 1
+            if case .enumCase(_, let caseName, _) = base, let index = types.type(type)?.cases.firstIndex(where: { $0.name == caseName }) { code = index }
+            return .string("The operation could not be completed. (\(type) error \(code).)")
+        }
         return nil
     }
 
@@ -264,7 +270,8 @@ extension Interpreter {
     }
 
     func chooseInitializer(_ info: TypeInfo, _ args: [CallArgument]) -> InitializerDeclSyntax? {
-        info.initializers.first { bind(TypeTable.parameters($0.signature.parameterClause), args) != nil }
+        let fitting = info.initializers.filter { bind(TypeTable.parameters($0.signature.parameterClause), args) != nil }
+        return fitting.count <= 1 ? fitting.first : choose(fitting, parameters: { TypeTable.parameters($0.signature.parameterClause) }, args)
     }
 
     /// Stored properties with their starting values (superclass first); the others start as nil.

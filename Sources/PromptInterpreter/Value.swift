@@ -256,26 +256,35 @@ extension Value {
     }
 
     /// The value as generated content (tool outputs, `GeneratedContent(properties:)`, prompts).
-    package var generatedContent: GeneratedContent {
+    package var generatedContent: GeneratedContent { content(visiting: []) }
+
+    /// `visiting`: the objects on the path here; an object met again (a cycle such as a tree's `weak var parent`)
+    /// is written as its type name, as Swift's description shows it.
+    private func content(visiting: Set<ObjectIdentifier>) -> GeneratedContent {
         switch self {
         case .null: return GeneratedContent(kind: .null)
         case .bool(let b): return GeneratedContent(b)
         case .int(let i): return GeneratedContent(i)
         case .double(let d): return GeneratedContent(d)
         case .string(let s): return GeneratedContent(s)
-        case .array(let a): return GeneratedContent(elements: a.map(\.generatedContent))
-        case .dictionary(let pairs): return GeneratedContent(properties: pairs.map { ($0.key.description, $0.value.generatedContent) })
-        case .structure(_, let fields): return Self.structureContent(fields)
-        case .object(let box): return GeneratedContent(properties: box.fields.map { ($0.name, $0.value.generatedContent) })
+        case .array(let a): return GeneratedContent(elements: a.map { $0.content(visiting: visiting) })
+        case .dictionary(let pairs): return GeneratedContent(properties: pairs.map { ($0.key.description, $0.value.content(visiting: visiting)) })
+        case .structure(_, let fields):
+            let id = fields.lazy.compactMap(\.value.generationIDRawValue).first.map(GenerationID.init)
+            return GeneratedContent(properties: fields.filter { $0.value.generationIDRawValue == nil }.map { ($0.name, $0.value.content(visiting: visiting)) }, id: id)
+        case .object(let box):
+            let identity = ObjectIdentifier(box)
+            if visiting.contains(identity) { return GeneratedContent(box.type) }
+            return GeneratedContent(properties: box.fields.map { ($0.name, $0.value.content(visiting: visiting.union([identity]))) })
         case .enumCase(_, let name, let payload):
             if payload.isEmpty { return GeneratedContent(name) }
             return GeneratedContent(properties: [(name, GeneratedContent(properties: payload.enumerated().map {
-                ($0.element.label ?? "_\($0.offset)", $0.element.value.generatedContent)
+                ($0.element.label ?? "_\($0.offset)", $0.element.value.content(visiting: visiting))
             }))])
         case .content(let c): return c
         case .response(let r): return r.rawContent
         case .snapshot(_, let raw, _, _): return raw
-        case .set(let a): return GeneratedContent(elements: a.map(\.generatedContent))
+        case .set(let a): return GeneratedContent(elements: a.map { $0.content(visiting: visiting) })
         default: return GeneratedContent(description)
         }
     }
@@ -293,10 +302,6 @@ extension Value {
 
     /// A structure's fields as content: a `GenerationID` property is not generated content but the content's `id`
     /// (what Apple's @Generable macro does with it).
-    static func structureContent(_ fields: [(name: String, value: Value)]) -> GeneratedContent {
-        let id = fields.lazy.compactMap(\.value.generationIDRawValue).first.map(GenerationID.init)
-        return GeneratedContent(properties: fields.filter { $0.value.generationIDRawValue == nil }.map { ($0.name, $0.value.generatedContent) }, id: id)
-    }
 }
 
 /// A value of the skills pattern (`import FoundationModelsUtilities`).

@@ -81,7 +81,9 @@ struct ModelBuilder {
                 description: arguments.flatMap { SyntaxReading.argument("description", in: $0) }
                     .flatMap { SyntaxReading.literal($0.expression)?.stringValue },
                 schemaName: arguments.flatMap { SyntaxReading.argument("name", in: $0) }
-                    .flatMap { SyntaxReading.literal($0.expression)?.stringValue })
+                    .flatMap { SyntaxReading.literal($0.expression)?.stringValue },
+                representsNilExplicitly: arguments.flatMap { SyntaxReading.argument("representNilExplicitlyInGeneratedContent", in: $0) }?
+                    .expression.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.true))
         }
         let index = types.count
         types.append(TypeDeclaration(

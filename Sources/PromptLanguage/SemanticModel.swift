@@ -114,6 +114,9 @@ public struct GenerableAttribute: Sendable, Hashable {
     public var description: String?
     /// `@Generable(name:)` (27): the schema name used in place of the type name.
     public var schemaName: String?
+    /// `@Generable(representNilExplicitlyInGeneratedContent: true)` (26.4): a nil optional property is written
+    /// into `generatedContent` as null; by default it is left out.
+    public var representsNilExplicitly = false
 }
 
 /// A stored property (or, in `TypeDeclaration.otherProperties`, a computed or static one, or a

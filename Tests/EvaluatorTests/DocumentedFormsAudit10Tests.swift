@@ -58,4 +58,68 @@ final class DocumentedFormsAudit10Tests: XCTestCase {
             """)
         XCTAssertEqual(prints(result).last, "true true true")
     }
+
+    /// Errors prompt code builds and throws itself (a test of its own fallback code) match their cases and bind their payloads.
+    func testErrorsBuiltByHandMatchTheirCases() async {
+        let result = await evaluate("""
+            import FoundationModels
+            #Playground {
+                let e = LanguageModelError.contextSizeExceeded(.init(contextSize: 4096, tokenCount: 5000, debugDescription: "too big"))
+                do {
+                    throw e
+                } catch LanguageModelError.contextSizeExceeded(let info) {
+                    print("caught", info.tokenCount, info.contextSize, info.debugDescription, info.metadata.isEmpty)
+                }
+                let err: Error = LanguageModelError.unsupportedCapability(.init(capability: .reasoning, debugDescription: "no"))
+                switch err {
+                case LanguageModelError.contextSizeExceeded:
+                    print("wrong case")
+                case LanguageModelError.unsupportedCapability(let info):
+                    print("capability", info.capability == .reasoning)
+                default:
+                    print("default")
+                }
+                do {
+                    throw LanguageModelSession.GenerationError.guardrailViolation(.init(debugDescription: "flagged"))
+                } catch let error as LanguageModelSession.GenerationError {
+                    if case .guardrailViolation(let context) = error { print("guardrail", context.debugDescription) }
+                }
+                do {
+                    throw LanguageModelError.rateLimited(.init(resetDate: nil, debugDescription: "slow down"))
+                } catch is LanguageModelSession.GenerationError {
+                    print("wrong type")
+                } catch let error as LanguageModelError {
+                    print("rate limited", error is LanguageModelError)
+                }
+            }
+            """)
+        XCTAssertEqual(prints(result), ["caught 5000 4096 too big true", "capability true", "guardrail flagged", "rate limited true"])
+    }
+
+    /// `==` on the framework's Equatable values, `+` on Data, and nil left out of a @Generable value's content by default.
+    func testEquatableValuesDataAndNilInGeneratedContent() async {
+        let result = await evaluate("""
+            import FoundationModels
+            import Evaluations
+            @Generable
+            struct Implicit {
+                var city: String
+                var country: String?
+            }
+            @Generable(description: "A guess", representNilExplicitlyInGeneratedContent: true)
+            struct Explicit {
+                var city: String
+                var country: String?
+            }
+            #Playground {
+                print(GenerationOptions(temperature: 0.5) == GenerationOptions(temperature: 0.5), GenerationOptions() == GenerationOptions(temperature: 0.5))
+                print(ContextOptions(reasoningLevel: .deep) == ContextOptions(reasoningLevel: .deep), Metric("A") == Metric("A"), Metric("A") == Metric("B"))
+                let entry = Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "x"))]))
+                print(entry == entry)
+                print(Implicit(city: "Paris", country: nil).generatedContent.jsonString)
+                print(Explicit(city: "Paris", country: nil).generatedContent.jsonString)
+            }
+            """)
+        XCTAssertEqual(prints(result), ["true false", "true true false", "true", #"{"city":"Paris"}"#, #"{"city":"Paris","country":null}"#])
+    }
 }

@@ -154,12 +154,16 @@ extension Surface {
             MemberSpec("case unsupportedLanguageOrLocale(_: LanguageModelError.UnsupportedLanguageOrLocale)", "The language is not supported."),
         ] + localizedErrorMembers),
         SurfaceType(.struct, "LanguageModelError.ContextSizeExceeded", .v27_0, "What contextSizeExceeded carries.", [
+            MemberSpec("init(contextSize: Int, tokenCount: Int, debugDescription: String, metadata: [String: Any] = [:])",
+                       "The payload of an error you throw yourself (a model of your own or a test)."),
             MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var contextSize: Int", "The model's context size in tokens."),
             MemberSpec("var tokenCount: Int", "The tokens the request needed (0 when the server did not say)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.RateLimited", .v27_0, "What rateLimited carries.", [
+            MemberSpec("init(resetDate: Date?, debugDescription: String, metadata: [String: Any] = [:])",
+                       "The payload of an error you throw yourself (a model of your own or a test)."),
             MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var resetDate: Date?", "When requests are allowed again, or nil when the server did not say."),
             MemberSpec("var debugDescription: String", "What went wrong."),
@@ -174,14 +178,19 @@ extension Surface {
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.Timeout", .v27_0, "What timeout carries.", [
+            MemberSpec("init(debugDescription: String, metadata: [String: Any] = [:])", "The payload of an error you throw yourself (a model of your own or a test)."),
             MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.GuardrailViolation", .v27_0, "What guardrailViolation carries.", [
+            MemberSpec("init(debugDescription: String, metadata: [String: Any] = [:])", "The payload of an error you throw yourself (a model of your own or a test)."),
             MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
         SurfaceType(.struct, "LanguageModelError.UnsupportedCapability", .v27_0, "What unsupportedCapability carries.", [
+            MemberSpec("init(capability: LanguageModelCapabilities.Capability, debugDescription: String, metadata: [String: Any] = [:])",
+                       "The payload of an error you throw yourself (a model of your own or a test)."),
+            MemberSpec("var capability: LanguageModelCapabilities.Capability", "The capability the model lacks."),
             MemberSpec("var metadata: [String: Any]", "Further information about the failure, by name (fmplay's models add none)."),
             MemberSpec("var debugDescription: String", "Which capability the model lacks."),
         ]),
@@ -216,6 +225,7 @@ extension Surface {
             MemberSpec("var description: String", "The refusal as text."),
         ]),
         SurfaceType(.struct, "LanguageModelSession.GenerationError.Context", .v26_0, "What a generation error carries.", [
+            MemberSpec("init(debugDescription: String)", "The payload of an error you throw yourself (a model of your own or a test)."),
             MemberSpec("var debugDescription: String", "What went wrong."),
         ]),
     ]

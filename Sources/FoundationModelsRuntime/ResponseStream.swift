@@ -57,8 +57,9 @@ final class StreamRun<Content: Generable>: Sendable {
         var stream: AsyncThrowingStream<ResponseStream<Content>.Snapshot, any Error>?
         var started = false
         var outcome: Result<Response<Content>, any Error>?
-        /// The running request, so a later call waits for its outcome.
+        /// The running request and its gate, so a later call waits for its outcome.
         var task: Task<Void, Never>?
+        var demand: SnapshotDemand?
     }
     private let state = Locked(State())
     private let session: LanguageModelSession
@@ -90,8 +91,10 @@ final class StreamRun<Content: Generable>: Sendable {
             return !state.started
         }
         guard shouldStart else {
-            // The request may still be winding down (its consumer stopped early): wait for its outcome.
-            let task = state.withLock { $0.task }
+            // The request may still be running (`collect()` inside the loop over the same stream) or winding down (its
+            // consumer stopped early): let it run without waiting for that consumer, and wait for its outcome.
+            let (task, demand) = state.withLock { ($0.task, $0.demand) }
+            demand?.open()
             return (AsyncThrowingStream { [self] continuation in
                 Task {
                     await task?.value
@@ -124,7 +127,10 @@ final class StreamRun<Content: Generable>: Sendable {
                 continuation.finish(throwing: error)
             }
         }
-        state.withLock { $0.task = task }
+        state.withLock { state in
+            state.task = task
+            state.demand = demand
+        }
         continuation.onTermination = { _ in
             demand.open()
             task.cancel()

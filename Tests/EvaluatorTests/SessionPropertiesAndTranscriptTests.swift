@@ -312,9 +312,15 @@ final class SessionPropertiesAndTranscriptTests: XCTestCase {
                 }
                 print(snapshots, session.isResponding)
                 print(try await session.respond(to: "Third").content)
+                let stream = session.streamResponse(to: "Fourth one")
+                for try await _ in stream {
+                    print(try await stream.collect().content)
+                    break
+                }
             }
             """)
-        XCTAssertEqual(prints(result), ["mutation while responding", "true false 0", "2 false", "Scripted reply to \"Third\"."],
+        XCTAssertEqual(prints(result), ["mutation while responding", "true false 0", "2 false", "Scripted reply to \"Third\".",
+                                        "Scripted reply to \"Fourth one\"."],
                        result.blocks.first?.error ?? "")
     }
 

@@ -554,29 +554,6 @@ public final class SurfaceInference: @unchecked Sendable {
         return entry.result?.hasSuffix("?") == true
     }
 
-    /// Whether an expression is a stream snapshot's `content` (`T.PartiallyGenerated`), or a @Generable-typed
-    /// property of one (nested values are partially generated too).
-    func isPartiallyGenerated(_ expression: ExprSyntax) -> Bool {
-        var expression = expression
-        while true {
-            if let inner = expression.as(OptionalChainingExprSyntax.self) { expression = inner.expression }
-            else if let inner = expression.as(ForceUnwrapExprSyntax.self) { expression = inner.expression }
-            else { break }
-        }
-        guard let member = expression.as(MemberAccessExprSyntax.self), let base = member.base else { return false }
-        let name = member.declName.baseName.text
-        if name == "content", type(of: base) == .instance("LanguageModelSession.ResponseStream.Snapshot") { return true }
-        guard isPartiallyGenerated(base), let owner = fileType(of: base),
-              let written = storedProperty(name, of: owner)?.type?.unwrappedOptional,
-              case .named(let typeName, _) = written.shape else { return false }
-        return file.resolveType(typeName, in: owner.qualifiedName)?.isGenerable == true
-    }
-
-    /// The element type of a sequence the checker knows: a response stream's snapshots.
-    func elementType(of sequence: ExprSyntax) -> InferredType? {
-        type(of: sequence) == .instance("LanguageModelSession.ResponseStream") ? .instance("LanguageModelSession.ResponseStream.Snapshot") : nil
-    }
-
     func instanceType(_ result: String?) -> InferredType? {
         guard var type = result else { return nil }
         if type.hasSuffix("?") { type.removeLast() }

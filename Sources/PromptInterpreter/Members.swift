@@ -81,8 +81,7 @@ extension Interpreter {
         case .structure(let type, let fields) where isFileType(type):
             let explicit = context.file.type(named: type)?.generableAttribute?.representsNilExplicitly == true
             let kept = explicit ? fields : fields.filter { !$0.value.isNull }
-            let id = kept.lazy.compactMap(\.value.generationIDRawValue).first.map(GenerationID.init)
-            return GeneratedContent(properties: kept.filter { $0.value.generationIDRawValue == nil }.map { ($0.name, memberwiseContent($0.value)) }, id: id)
+            return Value.structureContent(kept, memberwiseContent)
         case .array(let items):
             return GeneratedContent(elements: items.map(memberwiseContent))
         default:

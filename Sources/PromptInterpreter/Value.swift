@@ -258,6 +258,12 @@ extension Value {
     /// The value as generated content (tool outputs, `GeneratedContent(properties:)`, prompts).
     package var generatedContent: GeneratedContent { content(visiting: []) }
 
+    /// A structure's fields as content: a `GenerationID` field is the content's id, not a property.
+    static func structureContent(_ fields: [(name: String, value: Value)], _ content: (Value) -> GeneratedContent) -> GeneratedContent {
+        let id = fields.lazy.compactMap(\.value.generationIDRawValue).first.map(GenerationID.init)
+        return GeneratedContent(properties: fields.filter { $0.value.generationIDRawValue == nil }.map { ($0.name, content($0.value)) }, id: id)
+    }
+
     /// `visiting`: the objects on the path here; an object met again (a cycle such as a tree's `weak var parent`)
     /// is written as its type name, as Swift's description shows it.
     private func content(visiting: Set<ObjectIdentifier>) -> GeneratedContent {
@@ -270,8 +276,7 @@ extension Value {
         case .array(let a): return GeneratedContent(elements: a.map { $0.content(visiting: visiting) })
         case .dictionary(let pairs): return GeneratedContent(properties: pairs.map { ($0.key.description, $0.value.content(visiting: visiting)) })
         case .structure(_, let fields):
-            let id = fields.lazy.compactMap(\.value.generationIDRawValue).first.map(GenerationID.init)
-            return GeneratedContent(properties: fields.filter { $0.value.generationIDRawValue == nil }.map { ($0.name, $0.value.content(visiting: visiting)) }, id: id)
+            return Self.structureContent(fields) { $0.content(visiting: visiting) }
         case .object(let box):
             let identity = ObjectIdentifier(box)
             if visiting.contains(identity) { return GeneratedContent(box.type) }

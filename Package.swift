@@ -23,6 +23,17 @@ let kernelFlags: [SwiftSetting] = [
     .unsafeFlags(["-Ounchecked", "-wmo", "-num-threads", "2", "-enable-builtin-module"] + cpuFlags),
 ]
 
+// The AVX-512 VNNI prompt-processing kernel, alone in its module: it is called only where the
+// CPU has those instructions (Kernels' `CPUFeatures`), and the rest of the engine keeps the
+// x86-64-v3 baseline.
+#if arch(x86_64)
+let avx512Flags: [SwiftSetting] = [
+    .unsafeFlags(["-Ounchecked", "-wmo", "-num-threads", "2", "-enable-builtin-module", "-Xcc", "-march=x86-64-v4", "-Xcc", "-mavx512vnni"]),
+]
+#else
+let avx512Flags: [SwiftSetting] = []
+#endif
+
 let package = Package(
     name: "fmplay",
     platforms: [.macOS(.v14)],
@@ -52,7 +63,8 @@ let package = Package(
         // The engine: knows nothing of prompt files.
         .target(name: "GGUF", swiftSettings: engineFlags),
         .target(name: "Tokenizer", dependencies: ["GGUF"], swiftSettings: engineFlags),
-        .target(name: "Kernels", swiftSettings: kernelFlags),
+        .target(name: "KernelsAVX512", swiftSettings: avx512Flags),
+        .target(name: "Kernels", dependencies: ["KernelsAVX512"], swiftSettings: kernelFlags),
         .target(name: "Inference", dependencies: ["GGUF", "Tokenizer", "Kernels"], swiftSettings: engineFlags),
         .target(name: "Guidance", dependencies: ["Schema"], swiftSettings: engineFlags),
 

@@ -414,6 +414,15 @@ enum TiledKernels {
         }
     }
 
+    /// Which kernels a product takes: llama.cpp's orders (`KernelContext.ggmlOrder`), or the
+    /// AVX-512 strips for the full token groups (`StripKernels`, with the activations' half-block
+    /// sums when a product has signed codes); otherwise `tokens8` and the tail kernels.
+    struct Choice {
+        let ggmlOrder: Bool
+        let strips: Bool
+        let halfSums: UnsafePointer<Int32>?
+    }
+
     /// Rows `range` of the product for one quantized format: activations already
     /// quantized (`tokens` rows of `rowBytes` at `activations`), token groups packed at `groups`.
     /// `range` starts at a multiple of 8.
@@ -421,15 +430,26 @@ enum TiledKernels {
     /// summation order, slower) and Q4_K/Q6_K `GGMLOrderKernels.superblockRows`.
     static func rows<W: WeightBlocks>(_: W.Type, _ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer,
                                       rowBytes: Int, groups: UnsafeRawPointer, tokens: Int,
-                                      output: UnsafeMutablePointer<Float>, outputStride: Int, ggmlOrder: Bool) {
+                                      output: UnsafeMutablePointer<Float>, outputStride: Int, kernels: Choice) {
+        let ggmlOrder = kernels.ggmlOrder
         if ggmlOrder && (W.format == .q4_K || W.format == .q6_K) {
             GGMLOrderKernels.superblockRows(W.format, matrix, range, activations: activations, rowBytes: rowBytes,
                                             tokens: tokens, output: output, outputStride: outputStride)
             return
         }
         let groupCount = tokens / 8
+        #if arch(x86_64)
+        if kernels.strips {
+            StripKernels.tokenGroups(W.self, matrix, range, activations: activations, rowBytes: rowBytes, halfSums: kernels.halfSums,
+                                     groupCount: groupCount, output: output, outputStride: outputStride)
+        } else {
+            tokenGroups(W.self, matrix, range, groups: groups, groupCount: groupCount, output: output,
+                        outputStride: outputStride, ggmlOrder: ggmlOrder)
+        }
+        #else
         tokenGroups(W.self, matrix, range, groups: groups, groupCount: groupCount, output: output,
                     outputStride: outputStride, ggmlOrder: ggmlOrder)
+        #endif
         // The tokens after the last full group (a matrix-vector product; batched decoding of up
         // to 7 sequences): rows outermost, so each 8-row group is read from memory once and
         // stays in L1 while every token passes.

@@ -85,14 +85,7 @@ final class KernelTests: XCTestCase {
         let columns = 256, rows = 9
         for format in Self.quantized {
             for pattern: UInt8 in [0xFF, 0x80] {
-                var bytes = [UInt8](repeating: pattern, count: rows * format.rowBytes(columns: columns))
-                let one = Float16(1).bitPattern
-                for b in 0..<(bytes.count / format.blockBytes) {
-                    for offset in halfOffsets(format) {
-                        bytes[b * format.blockBytes + offset] = UInt8(one & 0xFF)
-                        bytes[b * format.blockBytes + offset + 1] = UInt8(one >> 8)
-                    }
-                }
+                let bytes = uniformBlocks(format, rows: rows, columns: columns, byte: pattern, scale: 1)
                 var w = [Float](repeating: 0, count: rows * columns)
                 bytes.withUnsafeBytes { raw in
                     for r in 0..<rows {
@@ -223,6 +216,67 @@ final class KernelTests: XCTestCase {
         }
     }
 
+    /// Prompt processing through the AVX-512 VNNI strips (`StripKernels`, 16 rows x 8 tokens)
+    /// gives the AVX2 kernels' results bit for bit, for every quantized format, row-major and
+    /// interleaved, row counts that are not multiples of 16, groups of eight plus a tail, at the
+    /// codes' extremes, and for products sharing an input (formats with and without a zero point).
+    func testAVX512StripsEqualTheAVX2Kernels() throws {
+        try XCTSkipUnless(CPUFeatures.avx512VNNI, "this CPU has no AVX-512 VNNI")
+        var rng = SeededGenerator(seed: 31)
+        let fast = KernelContext(threads: 2), plain = KernelContext(threads: 2)
+        XCTAssertTrue(fast.useAVX512)
+        plain.useAVX512 = false
+        func compare(_ view: MatrixView, tokens: Int, _ label: String, scale: Float = 2) {
+            let x = randomFloats(tokens * view.columns, scale: scale, using: &rng)
+            var expected = [Float](repeating: .nan, count: tokens * view.rows)
+            var actual = [Float](repeating: .infinity, count: tokens * view.rows)
+            plain.matmul(view, input: x, tokens: tokens, output: &expected)
+            fast.matmul(view, input: x, tokens: tokens, output: &actual)
+            let differing = actual.indices.filter { actual[$0].bitPattern != expected[$0].bitPattern }
+            XCTAssertTrue(differing.isEmpty, "\(label): \(differing.count) outputs differ, first at \(differing.first ?? 0): "
+                          + "\(differing.first.map { "\(actual[$0]) != \(expected[$0])" } ?? "")")
+        }
+        for format in Self.quantized {
+            for (rows, columns) in [(37, 512), (16, 256), (8, 1280), (45, 768)] {
+                let stored = StoredMatrix(format: format, rows: rows, columns: columns, values: randomFloats(rows * columns, using: &rng))
+                for tokens in [8, 19, 32] {
+                    stored.withView { compare($0, tokens: tokens, "\(format) \(rows)x\(columns) tokens \(tokens)") }
+                }
+                let probe = stored.withView { $0 }
+                if probe.canInterleaveRows {
+                    let copy = UnsafeMutableRawPointer.allocate(byteCount: stored.bytes.count, alignment: 64)
+                    defer { copy.deallocate() }
+                    let interleaved = stored.withView { $0.interleavingRows(into: copy) }
+                    compare(interleaved, tokens: 17, "\(format) \(rows)x\(columns) interleaved")
+                }
+            }
+            for pattern: UInt8 in [0xFF, 0x80, 0x00] {
+                let rows = 21, columns = 512
+                let bytes = uniformBlocks(format, rows: rows, columns: columns, byte: pattern, scale: 0.5)
+                bytes.withUnsafeBytes { raw in
+                    compare(MatrixView(format: format, rows: rows, columns: columns, base: raw.baseAddress!), tokens: 16,
+                            "\(format) pattern \(pattern)", scale: 100)
+                }
+            }
+        }
+        let columns = 512, tokens = 24
+        let shapes: [(QuantFormat, Int)] = [(.q4_1, 40), (.q8_0, 24), (.q5_0, 17)]
+        let matrices = shapes.map { StoredMatrix(format: $0.0, rows: $0.1, columns: columns, values: randomFloats($0.1 * columns, using: &rng)) }
+        let x = randomFloats(tokens * columns, using: &rng)
+        var results: [[[Float]]] = []
+        for context in [plain, fast] {
+            let outputs = matrices.map { UnsafeMutableBufferPointer<Float>.allocate(capacity: $0.rows * tokens) }
+            defer { outputs.forEach { $0.deallocate() } }
+            for o in outputs { o.initialize(repeating: .nan) }
+            matrices[0].withView { v0 in matrices[1].withView { v1 in matrices[2].withView { v2 in
+                context.matmul(MatmulTarget(v0, output: outputs[0].baseAddress!), MatmulTarget(v1, output: outputs[1].baseAddress!),
+                               MatmulTarget(v2, output: outputs[2].baseAddress!), input: x, tokens: tokens)
+            } } }
+            results.append(outputs.map { Array($0) })
+        }
+        XCTAssertEqual(results[1], results[0], "shared input")
+    }
+
     /// Products sharing an input (mixed formats and row counts) equal the separate products bit for bit.
     func testSharedInputProductsEqualSeparateProducts() {
         var rng = SeededGenerator(seed: 6)
@@ -312,6 +366,19 @@ final class KernelTests: XCTestCase {
     }
 
     // MARK: - Independent per-element transcription of the ggml block formulas
+
+    /// A matrix whose every code byte is `byte` and every F16 scale field `scale`.
+    private func uniformBlocks(_ format: QuantFormat, rows: Int, columns: Int, byte: UInt8, scale: Float16) -> [UInt8] {
+        var bytes = [UInt8](repeating: byte, count: rows * format.rowBytes(columns: columns))
+        let half = scale.bitPattern
+        for b in 0..<(bytes.count / format.blockBytes) {
+            for offset in halfOffsets(format) {
+                bytes[b * format.blockBytes + offset] = UInt8(half & 0xFF)
+                bytes[b * format.blockBytes + offset + 1] = UInt8(half >> 8)
+            }
+        }
+        return bytes
+    }
 
     private func halfOffsets(_ format: QuantFormat) -> [Int] {
         switch format {

@@ -27,6 +27,11 @@ final class ForwardScratch {
     /// rows (batched decoding), before they are copied to each sequence; nil when `logitRows` is 1.
     let batchLogits: UnsafeMutablePointer<Float>?
     let logitRows: Int
+    /// `[KV head][head dimension][positions + 32]`: a prompt batch's cached keys as F32 columns for
+    /// the AVX-512 scores (`VectorOps.scores(transposedKeys:)`); nil where that kernel does not run
+    /// or batches stay under `Transformer.halfAttentionTileRows`. Not initialized: only the columns
+    /// a batch writes become resident.
+    let transposedKeys: UnsafeMutablePointer<Float>?
     private let all: [UnsafeMutablePointer<Float>]
 
     init(configuration c: ModelConfiguration, maxBatch: Int, contextCapacity: Int, ropeTables: Int, threads: Int,
@@ -56,11 +61,19 @@ final class ForwardScratch {
         all = [hidden, normed, query, key, value, attention, projected, gate, up, scores, ropeCos, ropeSin] + (batchLogits.map { [$0] } ?? [])
         halfAttentionSlotBytes = (HalfAttention.scratchBytes(heads: c.headCount / c.headCountKV, headDimension: c.headDimension) + 63) / 64 * 64
         halfAttentionScratch = .allocate(byteCount: scoreSlots * halfAttentionSlotBytes, alignment: 64)
+        transposedKeys = maxBatch >= Transformer.halfAttentionTileRows && VectorOps.canScoreTransposedKeys(dimension: c.headDimension)
+            ? .allocate(capacity: c.headCountKV * c.headDimension * Self.transposedKeyStride(positions: contextCapacity))
+            : nil
     }
+
+    /// Columns per value row of `transposedKeys` for `positions` keys: room for the 16-key vectors
+    /// that start at any position to read 15 columns past the last key.
+    static func transposedKeyStride(positions: Int) -> Int { (positions + 31) / 16 * 16 }
 
     deinit {
         for pointer in all { pointer.deallocate() }
         halfAttentionScratch.deallocate()
+        transposedKeys?.deallocate()
     }
 }
 
@@ -367,6 +380,22 @@ struct Transformer: @unchecked Sendable {
         let scale = c.attentionScale
         let items = batch * c.headCountKV
         let chunks = min(items, s.scoreSlots)
+        // A prompt batch over an F16 cache, with AVX-512: the keys once as F32 columns, then 16 keys a vector.
+        var transposed: (keys: UnsafeMutablePointer<Float>, stride: Int)? = nil
+        if Element.self == Float16.self, let buffer = s.transposedKeys, rows.isSingleSequence {
+            let positions = rows.position(batch - 1) + 1
+            let stride = ForwardScratch.transposedKeyStride(positions: positions)
+            if positions <= capacity {
+                kernels.pool.parallelFor(c.headCountKV) { heads in
+                    for kvHead in heads {
+                        let keys = UnsafeRawPointer(keysOfHead(0, kvHead)).assumingMemoryBound(to: Float16.self)
+                        VectorOps.transposeKeys(keys, count: positions, dimension: headDimension,
+                                                into: buffer + kvHead * headDimension * stride, stride: stride)
+                    }
+                }
+                transposed = (buffer, stride)
+            }
+        }
         kernels.pool.parallelFor(chunks) { range in
             for chunk in range {
                 let scores = s.scores + chunk * capacity * group
@@ -378,9 +407,13 @@ struct Transformer: @unchecked Sendable {
                     let count = position - first + 1
                     let firstHead = b * c.headCount + kvHead * group
                     let keys = keysOfHead(b, kvHead) + first * headDimension
-                    for p in 0..<count {
-                        Element.scores(key: keys + p * headDimension, queries: s.query + firstHead * headDimension, heads: group,
-                                       dimension: headDimension, scale: scale, into: scores + p, scoreStride: capacity)
+                    if let transposed {
+                        VectorOps.scores(transposedKeys: transposed.keys + kvHead * headDimension * transposed.stride, stride: transposed.stride,
+                                         first: first, count: count, queries: s.query + firstHead * headDimension, heads: group,
+                                         dimension: headDimension, scale: scale, into: scores, scoreStride: capacity)
+                    } else {
+                        Element.scores(keys: keys, count: count, queries: s.query + firstHead * headDimension, heads: group,
+                                       dimension: headDimension, scale: scale, into: scores, scoreStride: capacity)
                     }
                     for g in 0..<group {
                         VectorOps.softmax(scores + g * capacity, count: count)
@@ -396,8 +429,8 @@ struct Transformer: @unchecked Sendable {
 
 /// A KV cache element type the plain attention reads (F32 or F16).
 protocol CachedElement {
-    /// `VectorOps.scores` for a key of this type.
-    static func scores(key: UnsafePointer<Self>, queries: UnsafePointer<Float>, heads: Int, dimension: Int,
+    /// `VectorOps.scores` for `count` keys of this type (key p's scores at `scores + p`).
+    static func scores(keys: UnsafePointer<Self>, count: Int, queries: UnsafePointer<Float>, heads: Int, dimension: Int,
                        scale: Float, into scores: UnsafeMutablePointer<Float>, scoreStride: Int)
     /// `VectorOps.weightedSum` over values of this type.
     static func weightedSum(values: UnsafePointer<Self>, count: Int, dimension: Int, heads: Int,
@@ -405,9 +438,12 @@ protocol CachedElement {
 }
 
 extension Float: CachedElement {
-    @inline(__always) static func scores(key: UnsafePointer<Float>, queries: UnsafePointer<Float>, heads: Int, dimension: Int,
+    @inline(__always) static func scores(keys: UnsafePointer<Float>, count: Int, queries: UnsafePointer<Float>, heads: Int, dimension: Int,
                                          scale: Float, into scores: UnsafeMutablePointer<Float>, scoreStride: Int) {
-        VectorOps.scores(key: key, queries: queries, heads: heads, dimension: dimension, scale: scale, into: scores, scoreStride: scoreStride)
+        for p in 0..<count {
+            VectorOps.scores(key: keys + p * dimension, queries: queries, heads: heads, dimension: dimension, scale: scale,
+                             into: scores + p, scoreStride: scoreStride)
+        }
     }
     @inline(__always) static func weightedSum(values: UnsafePointer<Float>, count: Int, dimension: Int, heads: Int,
                                               weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>) {
@@ -417,9 +453,10 @@ extension Float: CachedElement {
 }
 
 extension Float16: CachedElement {
-    @inline(__always) static func scores(key: UnsafePointer<Float16>, queries: UnsafePointer<Float>, heads: Int, dimension: Int,
+    @inline(__always) static func scores(keys: UnsafePointer<Float16>, count: Int, queries: UnsafePointer<Float>, heads: Int, dimension: Int,
                                          scale: Float, into scores: UnsafeMutablePointer<Float>, scoreStride: Int) {
-        VectorOps.scores(key: key, queries: queries, heads: heads, dimension: dimension, scale: scale, into: scores, scoreStride: scoreStride)
+        VectorOps.scores(keys: keys, count: count, queries: queries, heads: heads, dimension: dimension, scale: scale,
+                         into: scores, scoreStride: scoreStride)
     }
     @inline(__always) static func weightedSum(values: UnsafePointer<Float16>, count: Int, dimension: Int, heads: Int,
                                               weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>) {
@@ -452,6 +489,8 @@ struct BatchRows {
     }
 
     @inline(__always) func cache(_ row: Int) -> KVCache { single ?? caches[row] }
+    /// One sequence's consecutive positions (a prompt batch), not one token per sequence.
+    var isSingleSequence: Bool { single != nil }
     @inline(__always) func position(_ row: Int) -> Int { single == nil ? positions[row] : start + row }
 
     /// Records the rows' tokens in their caches.

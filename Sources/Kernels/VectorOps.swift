@@ -3,6 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if arch(x86_64)
+import KernelsAVX512
+#endif
 
 /// Element-wise and reduction helpers for the transformer, on F32 vectors,
 /// eight lanes at a time. All are single-threaded and allocation-free;
@@ -98,8 +101,16 @@ public enum VectorOps {
     @discardableResult
     public static func softmax(_ x: UnsafeMutablePointer<Float>, count: Int) -> Float {
         guard count > 0 else { return -.infinity }
+        // The maximum, eight lanes at a time (exact in any order).
         var m = -Float.infinity
-        for i in 0..<count { m = max(m, x[i]) }
+        var j = 0
+        if count >= 8 {
+            var lanes = load8(x)
+            j = 8
+            while j + 8 <= count { lanes = lanewiseMax(lanes, load8(x + j)); j += 8 }
+            m = horizontalMax(lanes)
+        }
+        while j < count { m = max(m, x[j]); j += 1 }
         var sum: Float = 0
         var i = 0
         let mv = SIMD8<Float>(repeating: m)
@@ -283,8 +294,18 @@ extension VectorOps {
     /// `output[h * dimension + i] = sum over p < count, in order, of weights[h * weightStride + p] * values[p * dimension + i]`
     /// starting from zero (fused multiply-adds on the 8-lane part), bit for bit what repeated `addScaled` calls give,
     /// but each value row is converted once and each output lane stays in a register.
+    /// With `avx512` (and a dimension that is a multiple of 16), `KernelsAVX512.AttentionProducts`
+    /// computes the same bits with 16-lane vectors.
     public static func weightedSum(values: UnsafePointer<Float16>, count: Int, dimension: Int, heads: Int,
-                                   weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>) {
+                                   weights: UnsafePointer<Float>, weightStride: Int, into output: UnsafeMutablePointer<Float>,
+                                   avx512: Bool = CPUFeatures.avx512VNNI) {
+        #if arch(x86_64)
+        if avx512 && dimension % 16 == 0 {
+            AttentionProducts.weightedSum(values: values, count: count, dimension: dimension, heads: heads,
+                                          weights: weights, weightStride: weightStride, into: output)
+            return
+        }
+        #endif
         weightedSumOf(values, count: count, dimension: dimension, heads: heads, weights: weights, weightStride: weightStride, into: output) {
             widenHalves(UnsafeRawPointer($0).loadUnaligned(as: SIMD8<Float16>.self))
         } scalar: { Float($0.pointee) }
@@ -345,6 +366,75 @@ extension VectorOps {
     /// `scores[h * scoreStride] = dot(key, queries[h]) * scale`, each dot in exactly the
     /// order of `dot` (two eight-lane accumulators over 16-value steps, then a scalar tail),
     /// with the key converted once for all heads.
+    /// True where `scores(transposedKeys:...)` runs: AVX-512 and a head dimension that is a multiple of 16.
+    public static func canScoreTransposedKeys(dimension: Int) -> Bool {
+        #if arch(x86_64)
+        return CPUFeatures.avx512VNNI && dimension % 16 == 0
+        #else
+        return false
+        #endif
+    }
+
+    /// Keys `0..<count` (F16, `dimension` apart) as F32 columns: `destination[d * stride + p] = Float(keys[p * dimension + d])`.
+    public static func transposeKeys(_ keys: UnsafePointer<Float16>, count: Int, dimension: Int,
+                                     into destination: UnsafeMutablePointer<Float>, stride: Int) {
+        var p = 0
+        while p + 8 <= count {
+            for d in Swift.stride(from: 0, to: dimension, by: 8) {
+                // An 8 x 8 block: eight keys' values d..<d+8, written as eight columns of eight.
+                let k0 = widenHalves(UnsafeRawPointer(keys + p * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
+                let k1 = widenHalves(UnsafeRawPointer(keys + (p + 1) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
+                let k2 = widenHalves(UnsafeRawPointer(keys + (p + 2) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
+                let k3 = widenHalves(UnsafeRawPointer(keys + (p + 3) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
+                let k4 = widenHalves(UnsafeRawPointer(keys + (p + 4) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
+                let k5 = widenHalves(UnsafeRawPointer(keys + (p + 5) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
+                let k6 = widenHalves(UnsafeRawPointer(keys + (p + 6) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
+                let k7 = widenHalves(UnsafeRawPointer(keys + (p + 7) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
+                for j in 0..<8 {
+                    store8(SIMD8(k0[j], k1[j], k2[j], k3[j], k4[j], k5[j], k6[j], k7[j]), destination + (d + j) * stride + p)
+                }
+            }
+            p += 8
+        }
+        while p < count {
+            for d in 0..<dimension { destination[d * stride + p] = Float(keys[p * dimension + d]) }
+            p += 1
+        }
+    }
+
+    /// `scores(keys:...)` for keys `first ..< first + count` stored by `transposeKeys` (`stride` at
+    /// least 15 past the last key): the same bits, 16 keys a vector. Only where `canScoreTransposedKeys`.
+    public static func scores(transposedKeys keys: UnsafePointer<Float>, stride: Int, first: Int, count: Int,
+                              queries: UnsafePointer<Float>, heads: Int, dimension: Int,
+                              scale: Float, into scores: UnsafeMutablePointer<Float>, scoreStride: Int) {
+        #if arch(x86_64)
+        precondition(canScoreTransposedKeys(dimension: dimension), "scores(transposedKeys:) needs AVX-512 and a dimension that is a multiple of 16")
+        AttentionProducts.scores(transposedKeys: keys, keyStride: stride, first: first, count: count, queries: queries, heads: heads,
+                                 dimension: dimension, scale: scale, into: scores, scoreStride: scoreStride)
+        #else
+        preconditionFailure("scores(transposedKeys:) needs AVX-512")
+        #endif
+    }
+
+    /// `scores(key:...)` for keys `0..<count` (`dimension` apart): key p's scores at `scores + p`.
+    /// With `avx512` (and a dimension that is a multiple of 16), `KernelsAVX512.AttentionProducts`
+    /// computes the same bits with 16-lane vectors.
+    public static func scores(keys: UnsafePointer<Float16>, count: Int, queries: UnsafePointer<Float>, heads: Int, dimension: Int,
+                              scale: Float, into scores: UnsafeMutablePointer<Float>, scoreStride: Int,
+                              avx512: Bool = CPUFeatures.avx512VNNI) {
+        #if arch(x86_64)
+        if avx512 && dimension % 16 == 0 {
+            AttentionProducts.scores(keys: keys, count: count, queries: queries, heads: heads, dimension: dimension,
+                                     scale: scale, into: scores, scoreStride: scoreStride)
+            return
+        }
+        #endif
+        for p in 0..<count {
+            self.scores(key: keys + p * dimension, queries: queries, heads: heads, dimension: dimension, scale: scale,
+                        into: scores + p, scoreStride: scoreStride)
+        }
+    }
+
     public static func scores(key: UnsafePointer<Float16>, queries: UnsafePointer<Float>, heads: Int, dimension: Int,
                               scale: Float, into scores: UnsafeMutablePointer<Float>, scoreStride: Int) {
         scoresOf(key, queries: queries, heads: heads, dimension: dimension, scale: scale, into: scores, scoreStride: scoreStride) {

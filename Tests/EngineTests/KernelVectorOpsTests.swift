@@ -97,6 +97,53 @@ final class KernelVectorOpsTests: XCTestCase {
         }
     }
 
+    /// The 16-lane AVX-512 attention kernels (`KernelsAVX512.AttentionProducts`) give the eight-lane
+    /// kernels' results bit for bit: scores of many keys against 1-6 heads (each equal to `dot` times
+    /// the scale) and weighted sums, for head dimensions 64 and 256 (SmolLM2's and Gemma 3's) and 16.
+    func testAVX512AttentionEqualsEightLaneKernels() throws {
+        try XCTSkipUnless(CPUFeatures.avx512VNNI, "this CPU has no AVX-512")
+        var rng = SeededGenerator(seed: 17)
+        for (dimension, heads, count) in [(64, 3, 37), (256, 4, 20), (16, 6, 9), (64, 1, 1)] {
+            let keys = randomFloats(count * dimension, scale: 2, using: &rng).map { Float16($0) }
+            let queries = randomFloats(heads * dimension, using: &rng)
+            let stride = count + 3, scale: Float = 0.125
+            var wide = [Float](repeating: .nan, count: heads * stride), narrow = wide
+            VectorOps.scores(keys: keys, count: count, queries: queries, heads: heads, dimension: dimension, scale: scale,
+                             into: &wide, scoreStride: stride, avx512: true)
+            VectorOps.scores(keys: keys, count: count, queries: queries, heads: heads, dimension: dimension, scale: scale,
+                             into: &narrow, scoreStride: stride, avx512: false)
+            for h in 0..<heads {
+                for p in 0..<count {
+                    XCTAssertEqual(wide[h * stride + p].bitPattern, narrow[h * stride + p].bitPattern, "scores d \(dimension) head \(h) key \(p)")
+                    keys.withUnsafeBufferPointer { k in queries.withUnsafeBufferPointer { q in
+                        XCTAssertEqual(wide[h * stride + p], VectorOps.dot(k.baseAddress! + p * dimension, q.baseAddress! + h * dimension,
+                                                                          count: dimension) * scale)
+                    } }
+                }
+            }
+            // Keys as F32 columns (`transposeKeys`), 16 at a time, from a first key that is not a multiple of 16.
+            let columns = ForwardColumns(keys: keys, count: count, dimension: dimension)
+            for first in Set([0, min(3, count - 1)]) {
+                var fromColumns = [Float](repeating: .nan, count: heads * stride)
+                VectorOps.scores(transposedKeys: columns.values, stride: columns.stride, first: first, count: count - first,
+                                 queries: queries, heads: heads, dimension: dimension, scale: scale, into: &fromColumns, scoreStride: stride)
+                for h in 0..<heads {
+                    for p in first..<count {
+                        XCTAssertEqual(fromColumns[h * stride + p - first].bitPattern, narrow[h * stride + p].bitPattern,
+                                       "transposed scores d \(dimension) head \(h) key \(p) first \(first)")
+                    }
+                }
+            }
+            let weights = randomFloats(heads * stride, using: &rng)
+            var wideSum = [Float](repeating: .nan, count: heads * dimension), narrowSum = wideSum
+            VectorOps.weightedSum(values: keys, count: count, dimension: dimension, heads: heads, weights: weights, weightStride: stride,
+                                  into: &wideSum, avx512: true)
+            VectorOps.weightedSum(values: keys, count: count, dimension: dimension, heads: heads, weights: weights, weightStride: stride,
+                                  into: &narrowSum, avx512: false)
+            XCTAssertEqual(wideSum.map(\.bitPattern), narrowSum.map(\.bitPattern), "weighted sum d \(dimension) heads \(heads)")
+        }
+    }
+
     func testNormsDotsAndAxpy() {
         var rng = SeededGenerator(seed: 12)
         let n = 579
@@ -121,4 +168,23 @@ final class KernelVectorOpsTests: XCTestCase {
         VectorOps.addScaled(half, scale: -2, into: &acc, count: n)
         for i in 0..<n { XCTAssertEqual(acc[i], w[i] - 2 * Float(half[i]), accuracy: 1e-5) }
     }
+}
+
+/// Keys transposed by `VectorOps.transposeKeys` into columns with the 15 readable columns after the last
+/// that `scores(transposedKeys:)` needs; the padding is NaN, which must never reach a score.
+final class ForwardColumns {
+    let values: UnsafeMutablePointer<Float>
+    let stride: Int
+
+    init(keys: [Float16], count: Int, dimension: Int) {
+        stride = (count + 31) / 16 * 16
+        values = .allocate(capacity: dimension * stride)
+        values.initialize(repeating: .nan, count: dimension * stride)
+        keys.withUnsafeBufferPointer { VectorOps.transposeKeys($0.baseAddress!, count: count, dimension: dimension, into: values, stride: stride) }
+        for d in 0..<dimension {
+            for p in 0..<count { XCTAssertEqual(values[d * stride + p], Float(keys[p * dimension + d]), "transposeKeys: value \(d) of key \(p)") }
+        }
+    }
+
+    deinit { values.deallocate() }
 }

@@ -27,7 +27,7 @@ final class ForwardScratch {
     /// rows (batched decoding), before they are copied to each sequence; nil when `logitRows` is 1.
     let batchLogits: UnsafeMutablePointer<Float>?
     let logitRows: Int
-    /// `[KV head][head dimension][positions + 32]`: a prompt batch's cached keys as F32 columns for
+    /// Per KV head, a prompt batch's cached keys in blocks of 16 transposed to F32 (`VectorOps.transposeKeys`) for
     /// the AVX-512 scores (`VectorOps.scores(transposedKeys:)`); nil where that kernel does not run
     /// or batches stay under `Transformer.halfAttentionTileRows`. Not initialized: only the columns
     /// a batch writes become resident.
@@ -62,13 +62,9 @@ final class ForwardScratch {
         halfAttentionSlotBytes = (HalfAttention.scratchBytes(heads: c.headCount / c.headCountKV, headDimension: c.headDimension) + 63) / 64 * 64
         halfAttentionScratch = .allocate(byteCount: scoreSlots * halfAttentionSlotBytes, alignment: 64)
         transposedKeys = maxBatch >= Transformer.halfAttentionTileRows && VectorOps.canScoreTransposedKeys(dimension: c.headDimension)
-            ? .allocate(capacity: c.headCountKV * c.headDimension * Self.transposedKeyStride(positions: contextCapacity))
+            ? .allocate(capacity: c.headCountKV * VectorOps.transposedKeyCount(keys: contextCapacity, dimension: c.headDimension))
             : nil
     }
-
-    /// Columns per value row of `transposedKeys` for `positions` keys: room for the 16-key vectors
-    /// that start at any position to read 15 columns past the last key.
-    static func transposedKeyStride(positions: Int) -> Int { (positions + 31) / 16 * 16 }
 
     deinit {
         for pointer in all { pointer.deallocate() }
@@ -384,13 +380,12 @@ struct Transformer: @unchecked Sendable {
         var transposed: (keys: UnsafeMutablePointer<Float>, stride: Int)? = nil
         if Element.self == Float16.self, let buffer = s.transposedKeys, rows.isSingleSequence {
             let positions = rows.position(batch - 1) + 1
-            let stride = ForwardScratch.transposedKeyStride(positions: positions)
+            let stride = VectorOps.transposedKeyCount(keys: positions, dimension: headDimension)
             if positions <= capacity {
                 kernels.pool.parallelFor(c.headCountKV) { heads in
                     for kvHead in heads {
                         let keys = UnsafeRawPointer(keysOfHead(0, kvHead)).assumingMemoryBound(to: Float16.self)
-                        VectorOps.transposeKeys(keys, count: positions, dimension: headDimension,
-                                                into: buffer + kvHead * headDimension * stride, stride: stride)
+                        VectorOps.transposeKeys(keys, count: positions, dimension: headDimension, into: buffer + kvHead * stride)
                     }
                 }
                 transposed = (buffer, stride)
@@ -408,8 +403,7 @@ struct Transformer: @unchecked Sendable {
                     let firstHead = b * c.headCount + kvHead * group
                     let keys = keysOfHead(b, kvHead) + first * headDimension
                     if let transposed {
-                        VectorOps.scores(transposedKeys: transposed.keys + kvHead * headDimension * transposed.stride, stride: transposed.stride,
-                                         first: first, count: count, queries: s.query + firstHead * headDimension, heads: group,
+                        VectorOps.scores(transposedKeys: transposed.keys + kvHead * transposed.stride, first: first, count: count, queries: s.query + firstHead * headDimension, heads: group,
                                          dimension: headDimension, scale: scale, into: scores, scoreStride: capacity)
                     } else {
                         Element.scores(keys: keys, count: count, queries: s.query + firstHead * headDimension, heads: group,

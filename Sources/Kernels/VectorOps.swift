@@ -375,41 +375,44 @@ extension VectorOps {
         #endif
     }
 
-    /// Keys `0..<count` (F16, `dimension` apart) as F32 columns: `destination[d * stride + p] = Float(keys[p * dimension + d])`.
+    /// Floats `transposeKeys` writes for `count` keys of `dimension` values.
+    public static func transposedKeyCount(keys count: Int, dimension: Int) -> Int { (count + 15) / 16 * 16 * dimension }
+
+    /// Keys `0..<count` (F16, `dimension` apart) in blocks of 16, transposed to F32: value d of key p
+    /// at `destination[(p / 16 * dimension + d) * 16 + p % 16]` (`transposedKeyCount` floats; the
+    /// lanes of a last partial block are left as they were).
     public static func transposeKeys(_ keys: UnsafePointer<Float16>, count: Int, dimension: Int,
-                                     into destination: UnsafeMutablePointer<Float>, stride: Int) {
+                                     into destination: UnsafeMutablePointer<Float>) {
+        @inline(__always) func at(_ p: Int, _ d: Int) -> Int { (p / 16 * dimension + d) * 16 + p % 16 }
         var p = 0
         while p + 8 <= count {
+            @inline(__always) func key(_ k: Int, _ d: Int) -> SIMD8<Float> {
+                widenHalves(UnsafeRawPointer(keys + (p + k) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
+            }
             for d in Swift.stride(from: 0, to: dimension, by: 8) {
-                // An 8 x 8 block: eight keys' values d..<d+8, written as eight columns of eight.
-                let k0 = widenHalves(UnsafeRawPointer(keys + p * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
-                let k1 = widenHalves(UnsafeRawPointer(keys + (p + 1) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
-                let k2 = widenHalves(UnsafeRawPointer(keys + (p + 2) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
-                let k3 = widenHalves(UnsafeRawPointer(keys + (p + 3) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
-                let k4 = widenHalves(UnsafeRawPointer(keys + (p + 4) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
-                let k5 = widenHalves(UnsafeRawPointer(keys + (p + 5) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
-                let k6 = widenHalves(UnsafeRawPointer(keys + (p + 6) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
-                let k7 = widenHalves(UnsafeRawPointer(keys + (p + 7) * dimension + d).loadUnaligned(as: SIMD8<Float16>.self))
+                // An 8 x 8 block: eight keys' values d..<d+8, written as eight runs of eight lanes.
+                let k0 = key(0, d), k1 = key(1, d), k2 = key(2, d), k3 = key(3, d)
+                let k4 = key(4, d), k5 = key(5, d), k6 = key(6, d), k7 = key(7, d)
                 for j in 0..<8 {
-                    store8(SIMD8(k0[j], k1[j], k2[j], k3[j], k4[j], k5[j], k6[j], k7[j]), destination + (d + j) * stride + p)
+                    store8(SIMD8(k0[j], k1[j], k2[j], k3[j], k4[j], k5[j], k6[j], k7[j]), destination + at(p, d + j))
                 }
             }
             p += 8
         }
         while p < count {
-            for d in 0..<dimension { destination[d * stride + p] = Float(keys[p * dimension + d]) }
+            for d in 0..<dimension { destination[at(p, d)] = Float(keys[p * dimension + d]) }
             p += 1
         }
     }
 
-    /// `scores(keys:...)` for keys `first ..< first + count` stored by `transposeKeys` (`stride` at
-    /// least 15 past the last key): the same bits, 16 keys a vector. Only where `canScoreTransposedKeys`.
-    public static func scores(transposedKeys keys: UnsafePointer<Float>, stride: Int, first: Int, count: Int,
+    /// `scores(keys:...)` for keys `first ..< first + count` stored by `transposeKeys`: the same bits,
+    /// 16 keys a vector. Only where `canScoreTransposedKeys`.
+    public static func scores(transposedKeys keys: UnsafePointer<Float>, first: Int, count: Int,
                               queries: UnsafePointer<Float>, heads: Int, dimension: Int,
                               scale: Float, into scores: UnsafeMutablePointer<Float>, scoreStride: Int) {
         #if arch(x86_64)
         precondition(canScoreTransposedKeys(dimension: dimension), "scores(transposedKeys:) needs AVX-512 and a dimension that is a multiple of 16")
-        AttentionProducts.scores(transposedKeys: keys, keyStride: stride, first: first, count: count, queries: queries, heads: heads,
+        AttentionProducts.scores(keyBlocks: keys, first: first, count: count, queries: queries, heads: heads,
                                  dimension: dimension, scale: scale, into: scores, scoreStride: scoreStride)
         #else
         preconditionFailure("scores(transposedKeys:) needs AVX-512")

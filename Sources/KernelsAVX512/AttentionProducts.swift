@@ -46,28 +46,30 @@ public enum AttentionProducts {
         }
     }
 
-    /// `scores` from keys stored transposed, as F32 columns (`keys[d * keyStride + p]` is value d of
-    /// key p), for keys `first ..< first + count`; key p's scores go to `scores + (p - first)`. Sixteen
-    /// keys a vector: one accumulator per value index modulo 16 holds, lane by lane, what `scores`
-    /// keeps in one lane of its accumulator, so the lanes' `a + b` and their sum in lane order are
-    /// vector additions. `keyStride` must leave 15 readable columns after the last key.
-    public static func scores(transposedKeys keys: UnsafePointer<Float>, keyStride: Int, first: Int, count: Int,
+    /// `scores` from keys stored in blocks of 16 transposed to F32 (`Kernels.VectorOps.transposeKeys`:
+    /// value d of key p at `keys[(p / 16 * dimension + d) * 16 + p % 16]`), for keys
+    /// `first ..< first + count`; key p's scores go to `scores + (p - first)`. One accumulator per
+    /// value index modulo 16 holds, lane by lane (key by key), what `scores` keeps in one lane of its
+    /// accumulator, so the lanes' `a + b` and their sum in lane order are vector additions. Each
+    /// block (`dimension` x 64 bytes, in order) is read once for all heads.
+    public static func scores(keyBlocks keys: UnsafePointer<Float>, first: Int, count: Int,
                               queries: UnsafePointer<Float>, heads: Int, dimension: Int, scale: Float,
                               into scores: UnsafeMutablePointer<Float>, scoreStride: Int) {
         precondition(dimension % 16 == 0, "AttentionProducts: the head dimension must be a multiple of 16")
-        for h in 0..<heads {
-            let q = queries + h * dimension, out = scores + h * scoreStride
-            var p = 0
-            while p < count {
-                let column = keys + first + p
+        guard count > 0 else { return }
+        for block in first / 16...(first + count - 1) / 16 {
+            let base = keys + block * dimension * 16
+            for h in 0..<heads {
+                let q = queries + h * dimension
                 var a0 = SIMD16<Float>(), a1 = SIMD16<Float>(), a2 = SIMD16<Float>(), a3 = SIMD16<Float>()
                 var a4 = SIMD16<Float>(), a5 = SIMD16<Float>(), a6 = SIMD16<Float>(), a7 = SIMD16<Float>()
                 var b0 = SIMD16<Float>(), b1 = SIMD16<Float>(), b2 = SIMD16<Float>(), b3 = SIMD16<Float>()
                 var b4 = SIMD16<Float>(), b5 = SIMD16<Float>(), b6 = SIMD16<Float>(), b7 = SIMD16<Float>()
                 var i = 0
                 while i < dimension {
+                    let k = base + i * 16
                     @inline(__always) func term(_ m: Int) -> (SIMD16<Float>, SIMD16<Float>) {
-                        (SIMD16(repeating: q[i + m]), load16(column + (i + m) * keyStride))
+                        (SIMD16(repeating: q[i + m]), load16(k + 16 * m))
                     }
                     var t = term(0); a0.addProduct(t.0, t.1); t = term(1); a1.addProduct(t.0, t.1)
                     t = term(2); a2.addProduct(t.0, t.1); t = term(3); a3.addProduct(t.0, t.1)
@@ -83,13 +85,13 @@ public enum AttentionProducts {
                 sum += a0 + b0; sum += a1 + b1; sum += a2 + b2; sum += a3 + b3
                 sum += a4 + b4; sum += a5 + b5; sum += a6 + b6; sum += a7 + b7
                 let result = (sum + SIMD16<Float>()) * SIMD16(repeating: scale)
-                let n = min(16, count - p)
-                if n == 16 {
-                    store16(result, out + p)
+                let out = scores + h * scoreStride - first
+                let lower = max(first, 16 * block), upper = min(first + count, 16 * block + 16)
+                if upper - lower == 16 {
+                    store16(result, out + lower)
                 } else {
-                    for j in 0..<n { out[p + j] = result[j] }
+                    for key in lower..<upper { out[key] = result[key - 16 * block] }
                 }
-                p += 16
             }
         }
     }

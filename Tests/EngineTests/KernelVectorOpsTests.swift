@@ -123,9 +123,9 @@ final class KernelVectorOpsTests: XCTestCase {
             }
             // Keys as F32 columns (`transposeKeys`), 16 at a time, from a first key that is not a multiple of 16.
             let columns = ForwardColumns(keys: keys, count: count, dimension: dimension)
-            for first in Set([0, min(3, count - 1)]) {
+            for first in Set([0, min(3, count - 1), min(17, count - 1)]) {
                 var fromColumns = [Float](repeating: .nan, count: heads * stride)
-                VectorOps.scores(transposedKeys: columns.values, stride: columns.stride, first: first, count: count - first,
+                VectorOps.scores(transposedKeys: columns.values, first: first, count: count - first,
                                  queries: queries, heads: heads, dimension: dimension, scale: scale, into: &fromColumns, scoreStride: stride)
                 for h in 0..<heads {
                     for p in first..<count {
@@ -170,19 +170,20 @@ final class KernelVectorOpsTests: XCTestCase {
     }
 }
 
-/// Keys transposed by `VectorOps.transposeKeys` into columns with the 15 readable columns after the last
-/// that `scores(transposedKeys:)` needs; the padding is NaN, which must never reach a score.
+/// Keys transposed by `VectorOps.transposeKeys` into blocks of 16, whose unused lanes are NaN, which
+/// must never reach a score.
 final class ForwardColumns {
     let values: UnsafeMutablePointer<Float>
-    let stride: Int
 
     init(keys: [Float16], count: Int, dimension: Int) {
-        stride = (count + 31) / 16 * 16
-        values = .allocate(capacity: dimension * stride)
-        values.initialize(repeating: .nan, count: dimension * stride)
-        keys.withUnsafeBufferPointer { VectorOps.transposeKeys($0.baseAddress!, count: count, dimension: dimension, into: values, stride: stride) }
+        let total = VectorOps.transposedKeyCount(keys: count, dimension: dimension)
+        values = .allocate(capacity: total)
+        values.initialize(repeating: .nan, count: total)
+        keys.withUnsafeBufferPointer { VectorOps.transposeKeys($0.baseAddress!, count: count, dimension: dimension, into: values) }
         for d in 0..<dimension {
-            for p in 0..<count { XCTAssertEqual(values[d * stride + p], Float(keys[p * dimension + d]), "transposeKeys: value \(d) of key \(p)") }
+            for p in 0..<count {
+                XCTAssertEqual(values[(p / 16 * dimension + d) * 16 + p % 16], Float(keys[p * dimension + d]), "transposeKeys: value \(d) of key \(p)")
+            }
         }
     }
 

@@ -68,17 +68,29 @@ public enum StripProducts {
     public static func multiply(_ strip: DecodedStrip, _ x: TokenRows,
                                 output: UnsafeMutablePointer<Float>, outputStride: Int, rows: Int) {
         if strip.pairWeights != nil {
-            kernel(strip, x, output: output, outputStride: outputStride, rows: rows, zeroPoint: true, halves: true)
+            kernel(PairWeightedCodes.self, strip, x, output: output, outputStride: outputStride, rows: rows)
         } else if strip.zeroShift != 0 {
-            kernel(strip, x, output: output, outputStride: outputStride, rows: rows, zeroPoint: true, halves: false)
+            kernel(ZeroPointCodes.self, strip, x, output: output, outputStride: outputStride, rows: rows)
         } else {
-            kernel(strip, x, output: output, outputStride: outputStride, rows: rows, zeroPoint: false, halves: false)
+            kernel(UnsignedCodes.self, strip, x, output: output, outputStride: outputStride, rows: rows)
         }
     }
 
-    @inline(__always)
-    private static func kernel(_ strip: DecodedStrip, _ x: TokenRows, output: UnsafeMutablePointer<Float>,
-                               outputStride: Int, rows: Int, zeroPoint: Bool, halves: Bool) {
+    /// The three kinds of strips, as types so that each gets its own compiled kernel.
+    private protocol CodeKind {
+        /// The codes carry a zero point (`DecodedStrip.zeroShift`).
+        static var zeroPoint: Bool { get }
+        /// The block's halves have their own Int32 weights (Q6_K).
+        static var halves: Bool { get }
+    }
+    private enum UnsignedCodes: CodeKind { static let zeroPoint = false, halves = false }
+    private enum ZeroPointCodes: CodeKind { static let zeroPoint = true, halves = false }
+    private enum PairWeightedCodes: CodeKind { static let zeroPoint = true, halves = true }
+
+    @inline(never)
+    private static func kernel<Kind: CodeKind>(_: Kind.Type, _ strip: DecodedStrip, _ x: TokenRows, output: UnsafeMutablePointer<Float>,
+                                               outputStride: Int, rows: Int) {
+        let zeroPoint = Kind.zeroPoint, halves = Kind.halves
         let blocks = strip.blocks, rowBytes = x.rowBytes, base = x.base
         let scalesAt = base + 32 * blocks, sumsAt = base + 36 * blocks
         let shift = Int32(strip.zeroShift)

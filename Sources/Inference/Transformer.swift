@@ -153,30 +153,29 @@ struct Transformer: @unchecked Sendable {
         let queryDimension = c.queryDimension
         let kvDimension = c.keyValueDimension
         let headDimension = c.headDimension
-        for b in 0..<batch {
+        forTokens(batch, kernels) { b in
             VectorOps.rmsNorm(s.hidden + b * embedding, weight: block.attentionNorm, epsilon: c.normEpsilon, into: s.normed + b * embedding, count: embedding)
         }
         kernels.matmul(MatmulTarget(block.query.view, output: s.query), MatmulTarget(block.key.view, output: s.key),
                        MatmulTarget(block.value.view, output: s.value), input: s.normed, tokens: batch)
-        for b in 0..<batch {
+        let table = ropeSettingOfBlock[blockIndex]
+        // Per token: biases, per-head norms, RoPE, the cache store.
+        forTokens(batch, kernels) { b in
             if let bias = block.queryBias { VectorOps.addScaled(bias, scale: 1, into: s.query + b * queryDimension, count: queryDimension) }
             if let bias = block.keyBias { VectorOps.addScaled(bias, scale: 1, into: s.key + b * kvDimension, count: kvDimension) }
             if let bias = block.valueBias { VectorOps.addScaled(bias, scale: 1, into: s.value + b * kvDimension, count: kvDimension) }
-        }
-        if let queryNorm = block.queryNorm, let keyNorm = block.keyNorm {
-            for head in 0..<batch * c.headCount {
-                let q = s.query + head * headDimension
-                VectorOps.rmsNorm(q, weight: queryNorm, epsilon: c.normEpsilon, into: q, count: headDimension)
+            if let queryNorm = block.queryNorm, let keyNorm = block.keyNorm {
+                for head in b * c.headCount..<(b + 1) * c.headCount {
+                    let q = s.query + head * headDimension
+                    VectorOps.rmsNorm(q, weight: queryNorm, epsilon: c.normEpsilon, into: q, count: headDimension)
+                }
+                for head in b * c.headCountKV..<(b + 1) * c.headCountKV {
+                    let k = s.key + head * headDimension
+                    VectorOps.rmsNorm(k, weight: keyNorm, epsilon: c.normEpsilon, into: k, count: headDimension)
+                }
             }
-            for head in 0..<batch * c.headCountKV {
-                let k = s.key + head * headDimension
-                VectorOps.rmsNorm(k, weight: keyNorm, epsilon: c.normEpsilon, into: k, count: headDimension)
-            }
-        }
-        let table = ropeSettingOfBlock[blockIndex]
-        applyRoPE(s.query, heads: c.headCount, batch: batch, table: table, scratch: s)
-        applyRoPE(s.key, heads: c.headCountKV, batch: batch, table: table, scratch: s)
-        for b in 0..<batch {
+            applyRoPE(s.query, heads: c.headCount, token: b, table: table, scratch: s)
+            applyRoPE(s.key, heads: c.headCountKV, token: b, table: table, scratch: s)
             for head in 0..<c.headCountKV {
                 let offset = b * kvDimension + head * headDimension
                 rows.cache(b).store(block: blockIndex, head: head, position: rows.position(b), key: s.key + offset, value: s.value + offset)
@@ -184,25 +183,29 @@ struct Transformer: @unchecked Sendable {
         }
         attend(blockIndex: blockIndex, rows: rows, batch: batch, scratch: s, kernels: kernels)
         kernels.multiply(block.output, input: s.attention, output: s.projected, batch: batch)
-        addBranch(block.postAttentionNorm, batch: batch, scratch: s)
+        addBranch(block.postAttentionNorm, batch: batch, scratch: s, kernels: kernels)
     }
 
     /// One block's feed-forward branch: norm, gate and up, the gated activation, down, and the residual add.
     private func feedForwardBranch(_ block: BlockWeights, batch: Int, scratch s: ForwardScratch, kernels: KernelContext) {
         let c = configuration
         let embedding = c.embeddingLength
-        for b in 0..<batch {
+        forTokens(batch, kernels) { b in
             VectorOps.rmsNorm(s.hidden + b * embedding, weight: block.feedForwardNorm, epsilon: c.normEpsilon, into: s.normed + b * embedding, count: embedding)
         }
         kernels.matmul(MatmulTarget(block.gate.view, output: s.gate), MatmulTarget(block.up.view, output: s.up),
                        input: s.normed, tokens: batch)
-        let feedForwardCount = batch * c.feedForwardLength
-        switch c.activation {
-        case .silu: VectorOps.swiGLU(gate: s.gate, up: s.up, into: s.gate, count: feedForwardCount, avx512Order: kernels.avx512Order)
-        case .geluTanh: VectorOps.geGLU(gate: s.gate, up: s.up, into: s.gate, count: feedForwardCount)
+        // Token by token: the activations are elementwise, and a row's length is a multiple of their 8 lanes.
+        let width = c.feedForwardLength, avx512Order = kernels.avx512Order
+        forTokens(batch, kernels) { b in
+            let gate = s.gate + b * width, up = s.up + b * width
+            switch c.activation {
+            case .silu: VectorOps.swiGLU(gate: gate, up: up, into: gate, count: width, avx512Order: avx512Order)
+            case .geluTanh: VectorOps.geGLU(gate: gate, up: up, into: gate, count: width)
+            }
         }
         kernels.multiply(block.down, input: s.gate, output: s.projected, batch: batch)
-        addBranch(block.postFeedForwardNorm, batch: batch, scratch: s)
+        addBranch(block.postFeedForwardNorm, batch: batch, scratch: s, kernels: kernels)
     }
 
     /// The final norm and the output matrix for the rows that want logits.
@@ -230,10 +233,21 @@ struct Transformer: @unchecked Sendable {
         }
     }
 
+    /// `body(b)` for every token of the batch: on the pool for prompt batches (each token's work
+    /// is its own, so the results do not depend on the split), inline for small batches.
+    @inline(__always)
+    private func forTokens(_ batch: Int, _ kernels: KernelContext, _ body: (Int) -> Void) {
+        if batch >= 16 {
+            kernels.pool.parallelFor(batch, grain: 4) { range in for b in range { body(b) } }
+        } else {
+            for b in 0..<batch { body(b) }
+        }
+    }
+
     /// hidden += postNorm?(projected)
-    private func addBranch(_ postNorm: UnsafePointer<Float>?, batch: Int, scratch s: ForwardScratch) {
+    private func addBranch(_ postNorm: UnsafePointer<Float>?, batch: Int, scratch s: ForwardScratch, kernels: KernelContext) {
         let embedding = configuration.embeddingLength
-        for b in 0..<batch {
+        forTokens(batch, kernels) { b in
             let branch = s.projected + b * embedding
             if let postNorm {
                 VectorOps.rmsNorm(branch, weight: postNorm, epsilon: configuration.normEpsilon, into: branch, count: embedding)
@@ -263,27 +277,26 @@ struct Transformer: @unchecked Sendable {
         }
     }
 
-    private func applyRoPE(_ vectors: UnsafeMutablePointer<Float>, heads: Int, batch: Int, table: Int, scratch s: ForwardScratch) {
+    /// Rotates token `b`'s `heads` vectors.
+    private func applyRoPE(_ vectors: UnsafeMutablePointer<Float>, heads: Int, token b: Int, table: Int, scratch s: ForwardScratch) {
         let headDimension = configuration.headDimension
         let half = configuration.ropeDimensions / 2
-        for b in 0..<batch {
-            let cosines = s.ropeCos + (table * s.maxBatch + b) * half
-            let sines = s.ropeSin + (table * s.maxBatch + b) * half
-            for head in 0..<heads {
-                let x = vectors + (b * heads + head) * headDimension
-                switch configuration.ropeOrdering {
-                case .adjacentPairs:
-                    for i in 0..<half {
-                        let x0 = x[2 * i], x1 = x[2 * i + 1]
-                        x[2 * i] = Transformer.rotatedFirst(x0, x1, cosines[i], sines[i])
-                        x[2 * i + 1] = Transformer.rotatedSecond(x0, x1, cosines[i], sines[i])
-                    }
-                case .halves:
-                    for i in 0..<half {
-                        let x0 = x[i], x1 = x[i + half]
-                        x[i] = Transformer.rotatedFirst(x0, x1, cosines[i], sines[i])
-                        x[i + half] = Transformer.rotatedSecond(x0, x1, cosines[i], sines[i])
-                    }
+        let cosines = s.ropeCos + (table * s.maxBatch + b) * half
+        let sines = s.ropeSin + (table * s.maxBatch + b) * half
+        for head in 0..<heads {
+            let x = vectors + (b * heads + head) * headDimension
+            switch configuration.ropeOrdering {
+            case .adjacentPairs:
+                for i in 0..<half {
+                    let x0 = x[2 * i], x1 = x[2 * i + 1]
+                    x[2 * i] = Transformer.rotatedFirst(x0, x1, cosines[i], sines[i])
+                    x[2 * i + 1] = Transformer.rotatedSecond(x0, x1, cosines[i], sines[i])
+                }
+            case .halves:
+                for i in 0..<half {
+                    let x0 = x[i], x1 = x[i + half]
+                    x[i] = Transformer.rotatedFirst(x0, x1, cosines[i], sines[i])
+                    x[i + half] = Transformer.rotatedSecond(x0, x1, cosines[i], sines[i])
                 }
             }
         }
@@ -331,7 +344,7 @@ struct Transformer: @unchecked Sendable {
             kernels.pool.parallelFor(chunks) { range in
                 for chunk in range {
                     let scratch = s.halfAttentionScratch + chunk * slotBytes
-                    for item in chunk * items / chunks..<(chunk + 1) * items / chunks {
+                    for item in Swift.stride(from: chunk, to: items, by: chunks) {
                         let b = item / c.headCountKV
                         let kvHead = item % c.headCountKV
                         let position = rows.position(b)
@@ -394,7 +407,7 @@ struct Transformer: @unchecked Sendable {
         kernels.pool.parallelFor(chunks) { range in
             for chunk in range {
                 let scores = s.scores + chunk * capacity * group
-                for item in chunk * items / chunks..<(chunk + 1) * items / chunks {
+                for item in Swift.stride(from: chunk, to: items, by: chunks) {
                     let b = item / c.headCountKV
                     let kvHead = item % c.headCountKV
                     let position = rows.position(b)

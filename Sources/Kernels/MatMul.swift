@@ -107,7 +107,9 @@ public final class KernelContext: @unchecked Sendable {
             let signed: (MatmulTarget?) -> Bool = { $0.map { $0.weights.format == .q8_0 || $0.weights.format == .q6_K } ?? false }
             if strips && (signed(t0) || signed(t1) || signed(t2)) {
                 let sums = halfSumScratch.reserve(bytes: 8 * blocks * 8 * groups).assumingMemoryBound(to: Int32.self)
-                StripKernels.halfSums(source, rowBytes: rowBytes, tokens: 0..<8 * groups, blocks: blocks, into: sums)
+                pool.parallelFor(8 * groups, grain: 8) { range in
+                    StripKernels.halfSums(source, rowBytes: rowBytes, tokens: range, blocks: blocks, into: sums)
+                }
                 halfSums = UnsafePointer(sums)
             }
             #endif

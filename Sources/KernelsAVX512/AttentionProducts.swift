@@ -109,6 +109,28 @@ public enum AttentionProducts {
             let w2 = weights + (h + min(2, n - 1)) * weightStride
             let w3 = weights + (h + min(3, n - 1)) * weightStride
             var i = 0
+            // 32 values per pass: each weight broadcast serves two value vectors (the loads, not the
+            // multiply-adds, bound this loop).
+            while i + 32 <= dimension {
+                var a0 = SIMD16<Float>(), a1 = SIMD16<Float>(), a2 = SIMD16<Float>(), a3 = SIMD16<Float>()
+                var c0 = SIMD16<Float>(), c1 = SIMD16<Float>(), c2 = SIMD16<Float>(), c3 = SIMD16<Float>()
+                for p in 0..<count {
+                    let row = UnsafeRawPointer(values + p * dimension + i)
+                    let v = widen(row.loadUnaligned(as: SIMD16<Float16>.self))
+                    let u = widen(row.loadUnaligned(fromByteOffset: 32, as: SIMD16<Float16>.self))
+                    let x0 = SIMD16(repeating: w0[p]), x1 = SIMD16(repeating: w1[p])
+                    let x2 = SIMD16(repeating: w2[p]), x3 = SIMD16(repeating: w3[p])
+                    a0.addProduct(v, x0); c0.addProduct(u, x0)
+                    a1.addProduct(v, x1); c1.addProduct(u, x1)
+                    a2.addProduct(v, x2); c2.addProduct(u, x2)
+                    a3.addProduct(v, x3); c3.addProduct(u, x3)
+                }
+                store16(a0, output + h * dimension + i); store16(c0, output + h * dimension + i + 16)
+                if n > 1 { store16(a1, output + (h + 1) * dimension + i); store16(c1, output + (h + 1) * dimension + i + 16) }
+                if n > 2 { store16(a2, output + (h + 2) * dimension + i); store16(c2, output + (h + 2) * dimension + i + 16) }
+                if n > 3 { store16(a3, output + (h + 3) * dimension + i); store16(c3, output + (h + 3) * dimension + i + 16) }
+                i += 32
+            }
             while i < dimension {
                 var a0 = SIMD16<Float>(), a1 = SIMD16<Float>(), a2 = SIMD16<Float>(), a3 = SIMD16<Float>()
                 for p in 0..<count {

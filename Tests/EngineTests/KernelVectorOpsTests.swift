@@ -99,11 +99,11 @@ final class KernelVectorOpsTests: XCTestCase {
 
     /// The 16-lane AVX-512 attention kernels (`KernelsAVX512.AttentionProducts`) give the eight-lane
     /// kernels' results bit for bit: scores of many keys against 1-6 heads (each equal to `dot` times
-    /// the scale) and weighted sums, for head dimensions 64 and 256 (SmolLM2's and Gemma 3's) and 16.
+    /// the scale) and weighted sums, for head dimensions 64 and 256 (SmolLM2's and Gemma 3's), 16 and 48.
     func testAVX512AttentionEqualsEightLaneKernels() throws {
         try XCTSkipUnless(CPUFeatures.avx512VNNI, "this CPU has no AVX-512")
         var rng = SeededGenerator(seed: 17)
-        for (dimension, heads, count) in [(64, 3, 37), (256, 4, 20), (16, 6, 9), (64, 1, 1)] {
+        for (dimension, heads, count) in [(64, 3, 37), (256, 4, 20), (16, 6, 9), (48, 5, 11), (64, 1, 1)] {
             let keys = randomFloats(count * dimension, scale: 2, using: &rng).map { Float16($0) }
             let queries = randomFloats(heads * dimension, using: &rng)
             let stride = count + 3, scale: Float = 0.125

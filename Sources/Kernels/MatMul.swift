@@ -85,7 +85,7 @@ public final class KernelContext: @unchecked Sendable {
         let blocks = columns / 32
         let groups = tokens / 8
         #if arch(x86_64)
-        let strips = useAVX512 && !ggmlOrder && anyQuantized && groups > 0
+        let strips = useAVX512 && !ggmlOrder && anyQuantized && groups >= StripKernels.minimumGroups
         #else
         let strips = false
         #endif

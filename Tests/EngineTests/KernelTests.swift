@@ -239,7 +239,7 @@ final class KernelTests: XCTestCase {
         for format in Self.quantized {
             for (rows, columns) in [(37, 512), (16, 256), (8, 1280), (45, 768)] {
                 let stored = StoredMatrix(format: format, rows: rows, columns: columns, values: randomFloats(rows * columns, using: &rng))
-                for tokens in [8, 19, 32] {
+                for tokens in [16, 19, 32, 8] {
                     stored.withView { compare($0, tokens: tokens, "\(format) \(rows)x\(columns) tokens \(tokens)") }
                 }
                 let probe = stored.withView { $0 }

@@ -195,7 +195,8 @@ struct Transformer: @unchecked Sendable {
         }
         kernels.matmul(MatmulTarget(block.gate.view, output: s.gate), MatmulTarget(block.up.view, output: s.up),
                        input: s.normed, tokens: batch)
-        // Token by token: the activations are elementwise, and a row's length is a multiple of their 8 lanes.
+        // Row by row, as ggml applies its gated activations (`ggml_vec_swiglu_f32` per row): each row's
+        // last `width % 8` values take the scalar tail, whatever the batch or the thread split.
         let width = c.feedForwardLength, avx512Order = kernels.avx512Order
         forTokens(batch, kernels) { b in
             let gate = s.gate + b * width, up = s.up + b * width

@@ -153,32 +153,34 @@ struct Transformer: @unchecked Sendable {
         let queryDimension = c.queryDimension
         let kvDimension = c.keyValueDimension
         let headDimension = c.headDimension
-        forTokens(batch, kernels) { b in
-            VectorOps.rmsNorm(s.hidden + b * embedding, weight: block.attentionNorm, epsilon: c.normEpsilon, into: s.normed + b * embedding, count: embedding)
+        forTokenRanges(batch, kernels) { range in
+            VectorOps.rmsNorm(rows: range.count, s.hidden + range.lowerBound * embedding, stride: embedding, weight: block.attentionNorm,
+                              epsilon: c.normEpsilon, into: s.normed + range.lowerBound * embedding, count: embedding)
         }
         kernels.matmul(MatmulTarget(block.query.view, output: s.query), MatmulTarget(block.key.view, output: s.key),
                        MatmulTarget(block.value.view, output: s.value), input: s.normed, tokens: batch)
         let table = ropeSettingOfBlock[blockIndex]
-        // Per token: biases, per-head norms, RoPE, the cache store.
-        forTokens(batch, kernels) { b in
-            if let bias = block.queryBias { VectorOps.addScaled(bias, scale: 1, into: s.query + b * queryDimension, count: queryDimension) }
-            if let bias = block.keyBias { VectorOps.addScaled(bias, scale: 1, into: s.key + b * kvDimension, count: kvDimension) }
-            if let bias = block.valueBias { VectorOps.addScaled(bias, scale: 1, into: s.value + b * kvDimension, count: kvDimension) }
-            if let queryNorm = block.queryNorm, let keyNorm = block.keyNorm {
-                for head in b * c.headCount..<(b + 1) * c.headCount {
-                    let q = s.query + head * headDimension
-                    VectorOps.rmsNorm(q, weight: queryNorm, epsilon: c.normEpsilon, into: q, count: headDimension)
-                }
-                for head in b * c.headCountKV..<(b + 1) * c.headCountKV {
-                    let k = s.key + head * headDimension
-                    VectorOps.rmsNorm(k, weight: keyNorm, epsilon: c.normEpsilon, into: k, count: headDimension)
-                }
+        // Per token: biases, per-head norms (the range's heads as rows), RoPE, the cache store.
+        forTokenRanges(batch, kernels) { range in
+            for b in range {
+                if let bias = block.queryBias { VectorOps.addScaled(bias, scale: 1, into: s.query + b * queryDimension, count: queryDimension) }
+                if let bias = block.keyBias { VectorOps.addScaled(bias, scale: 1, into: s.key + b * kvDimension, count: kvDimension) }
+                if let bias = block.valueBias { VectorOps.addScaled(bias, scale: 1, into: s.value + b * kvDimension, count: kvDimension) }
             }
-            applyRoPE(s.query, heads: c.headCount, token: b, table: table, scratch: s)
-            applyRoPE(s.key, heads: c.headCountKV, token: b, table: table, scratch: s)
-            for head in 0..<c.headCountKV {
-                let offset = b * kvDimension + head * headDimension
-                rows.cache(b).store(block: blockIndex, head: head, position: rows.position(b), key: s.key + offset, value: s.value + offset)
+            if let queryNorm = block.queryNorm, let keyNorm = block.keyNorm {
+                let q = s.query + range.lowerBound * queryDimension, k = s.key + range.lowerBound * kvDimension
+                VectorOps.rmsNorm(rows: range.count * c.headCount, q, stride: headDimension, weight: queryNorm, epsilon: c.normEpsilon,
+                                  into: q, count: headDimension)
+                VectorOps.rmsNorm(rows: range.count * c.headCountKV, k, stride: headDimension, weight: keyNorm, epsilon: c.normEpsilon,
+                                  into: k, count: headDimension)
+            }
+            for b in range {
+                applyRoPE(s.query, heads: c.headCount, token: b, table: table, scratch: s)
+                applyRoPE(s.key, heads: c.headCountKV, token: b, table: table, scratch: s)
+                for head in 0..<c.headCountKV {
+                    let offset = b * kvDimension + head * headDimension
+                    rows.cache(b).store(block: blockIndex, head: head, position: rows.position(b), key: s.key + offset, value: s.value + offset)
+                }
             }
         }
         attend(blockIndex: blockIndex, rows: rows, batch: batch, scratch: s, kernels: kernels)
@@ -190,8 +192,9 @@ struct Transformer: @unchecked Sendable {
     private func feedForwardBranch(_ block: BlockWeights, batch: Int, scratch s: ForwardScratch, kernels: KernelContext) {
         let c = configuration
         let embedding = c.embeddingLength
-        forTokens(batch, kernels) { b in
-            VectorOps.rmsNorm(s.hidden + b * embedding, weight: block.feedForwardNorm, epsilon: c.normEpsilon, into: s.normed + b * embedding, count: embedding)
+        forTokenRanges(batch, kernels) { range in
+            VectorOps.rmsNorm(rows: range.count, s.hidden + range.lowerBound * embedding, stride: embedding, weight: block.feedForwardNorm,
+                              epsilon: c.normEpsilon, into: s.normed + range.lowerBound * embedding, count: embedding)
         }
         kernels.matmul(MatmulTarget(block.gate.view, output: s.gate), MatmulTarget(block.up.view, output: s.up),
                        input: s.normed, tokens: batch)
@@ -238,22 +241,31 @@ struct Transformer: @unchecked Sendable {
     /// is its own, so the results do not depend on the split), inline for small batches.
     @inline(__always)
     private func forTokens(_ batch: Int, _ kernels: KernelContext, _ body: (Int) -> Void) {
+        forTokenRanges(batch, kernels) { range in for b in range { body(b) } }
+    }
+
+    /// `forTokens` a range of tokens at a time (ranges of multiples of 8 tokens, for the row-group kernels).
+    @inline(__always)
+    private func forTokenRanges(_ batch: Int, _ kernels: KernelContext, _ body: (Range<Int>) -> Void) {
         if batch >= 16 {
-            kernels.pool.parallelFor(batch, grain: 4) { range in for b in range { body(b) } }
+            kernels.pool.parallelFor(batch, grain: 8, body)
         } else {
-            for b in 0..<batch { body(b) }
+            body(0..<batch)
         }
     }
 
     /// hidden += postNorm?(projected)
     private func addBranch(_ postNorm: UnsafePointer<Float>?, batch: Int, scratch s: ForwardScratch, kernels: KernelContext) {
         let embedding = configuration.embeddingLength
-        forTokens(batch, kernels) { b in
-            let branch = s.projected + b * embedding
+        forTokenRanges(batch, kernels) { range in
             if let postNorm {
-                VectorOps.rmsNorm(branch, weight: postNorm, epsilon: configuration.normEpsilon, into: branch, count: embedding)
+                let branch = s.projected + range.lowerBound * embedding
+                VectorOps.rmsNorm(rows: range.count, branch, stride: embedding, weight: postNorm, epsilon: configuration.normEpsilon,
+                                  into: branch, count: embedding)
             }
-            VectorOps.addScaled(branch, scale: 1, into: s.hidden + b * embedding, count: embedding)
+            for b in range {
+                VectorOps.addScaled(s.projected + b * embedding, scale: 1, into: s.hidden + b * embedding, count: embedding)
+            }
         }
     }
 

@@ -66,7 +66,40 @@ public enum VectorOps {
         var sum: Double = 0
         for j in 0..<count { sum += Double(x[j] * x[j]) }
         let meanSquare = Float(sum / Double(count))
-        let scale = 1 / (meanSquare + epsilon).squareRoot()
+        scaleRow(x, by: 1 / (meanSquare + epsilon).squareRoot(), weight: weight, into: y, count: count)
+    }
+
+    /// `rmsNorm` of `rows` rows `stride` apart (row r of `x` at `x + r * stride`, its result at
+    /// `y + r * stride`; `y` may be `x`): each row's bits are `rmsNorm`'s. A row's Double sum is one
+    /// chain of dependent additions in index order (ggml's), four cycles each; eight rows' chains run
+    /// side by side here, so the additions overlap instead of waiting on one another.
+    public static func rmsNorm(rows: Int, _ x: UnsafePointer<Float>, stride: Int, weight: UnsafePointer<Float>, epsilon: Float,
+                               into y: UnsafeMutablePointer<Float>, count: Int) {
+        var r = 0
+        while r < rows {
+            let n = min(8, rows - r)
+            // Rows past the last are stand-ins for it: summed, never written.
+            @inline(__always) func row(_ k: Int) -> UnsafePointer<Float> { x + (r + min(k, n - 1)) * stride }
+            let x0 = row(0), x1 = row(1), x2 = row(2), x3 = row(3), x4 = row(4), x5 = row(5), x6 = row(6), x7 = row(7)
+            var s0: Double = 0, s1: Double = 0, s2: Double = 0, s3: Double = 0
+            var s4: Double = 0, s5: Double = 0, s6: Double = 0, s7: Double = 0
+            for j in 0..<count {
+                s0 += Double(x0[j] * x0[j]); s1 += Double(x1[j] * x1[j]); s2 += Double(x2[j] * x2[j]); s3 += Double(x3[j] * x3[j])
+                s4 += Double(x4[j] * x4[j]); s5 += Double(x5[j] * x5[j]); s6 += Double(x6[j] * x6[j]); s7 += Double(x7[j] * x7[j])
+            }
+            let sums = SIMD8<Double>(s0, s1, s2, s3, s4, s5, s6, s7)
+            for k in 0..<n {
+                let meanSquare = Float(sums[k] / Double(count))
+                scaleRow(x + (r + k) * stride, by: 1 / (meanSquare + epsilon).squareRoot(), weight: weight,
+                         into: y + (r + k) * stride, count: count)
+            }
+            r += n
+        }
+    }
+
+    @inline(__always)
+    private static func scaleRow(_ x: UnsafePointer<Float>, by scale: Float, weight: UnsafePointer<Float>,
+                                 into y: UnsafeMutablePointer<Float>, count: Int) {
         let s = SIMD8<Float>(repeating: scale)
         var i = 0
         while i + 8 <= count { store8(load8(x + i) * s * load8(weight + i), y + i); i += 8 }

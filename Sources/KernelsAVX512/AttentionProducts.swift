@@ -50,49 +50,75 @@ public enum AttentionProducts {
     /// value d of key p at `keys[(p / 16 * dimension + d) * 16 + p % 16]`), for keys
     /// `first ..< first + count`; key p's scores go to `scores + (p - first)`. One accumulator per
     /// value index modulo 16 holds, lane by lane (key by key), what `scores` keeps in one lane of its
-    /// accumulator, so the lanes' `a + b` and their sum in lane order are vector additions. Each
-    /// block (`dimension` x 64 bytes, in order) is read once for all heads.
+    /// accumulator, so the lanes' `a + b` and their sum in lane order are vector additions.
+    ///
+    /// Register blocking: the chains for value indices `m` and `m + 8` (the pair whose `a + b` is
+    /// added to the sum next) run for up to four heads and two blocks at once, 16 accumulators, so each
+    /// key vector loaded serves four heads and each query value broadcast serves two blocks: 12 loads per
+    /// 16 multiply-adds instead of 32 (the loads bound this loop). Every accumulator's chain and the
+    /// order of the sum are those of one head and one block at a time, so the bits do not change.
     public static func scores(keyBlocks keys: UnsafePointer<Float>, first: Int, count: Int,
                               queries: UnsafePointer<Float>, heads: Int, dimension: Int, scale: Float,
                               into scores: UnsafeMutablePointer<Float>, scoreStride: Int) {
         precondition(dimension % 16 == 0, "AttentionProducts: the head dimension must be a multiple of 16")
         guard count > 0 else { return }
-        for block in first / 16...(first + count - 1) / 16 {
-            let base = keys + block * dimension * 16
-            for h in 0..<heads {
-                let q = queries + h * dimension
-                var a0 = SIMD16<Float>(), a1 = SIMD16<Float>(), a2 = SIMD16<Float>(), a3 = SIMD16<Float>()
-                var a4 = SIMD16<Float>(), a5 = SIMD16<Float>(), a6 = SIMD16<Float>(), a7 = SIMD16<Float>()
-                var b0 = SIMD16<Float>(), b1 = SIMD16<Float>(), b2 = SIMD16<Float>(), b3 = SIMD16<Float>()
-                var b4 = SIMD16<Float>(), b5 = SIMD16<Float>(), b6 = SIMD16<Float>(), b7 = SIMD16<Float>()
-                var i = 0
-                while i < dimension {
-                    let k = base + i * 16
-                    @inline(__always) func term(_ m: Int) -> (SIMD16<Float>, SIMD16<Float>) {
-                        (SIMD16(repeating: q[i + m]), load16(k + 16 * m))
+        let lastBlock = (first + count - 1) / 16
+        var block = first / 16
+        while block <= lastBlock {
+            // Two blocks at a time; a last odd block runs as both (its second copy is not stored).
+            let blocks = block < lastBlock ? 2 : 1
+            let baseA = keys + block * dimension * 16
+            let baseB = blocks == 2 ? baseA + dimension * 16 : baseA
+            var h = 0
+            while h < heads {
+                let n = min(4, heads - h)
+                let q0 = queries + h * dimension, q1 = queries + (h + min(1, n - 1)) * dimension
+                let q2 = queries + (h + min(2, n - 1)) * dimension, q3 = queries + (h + min(3, n - 1)) * dimension
+                var s0A = SIMD16<Float>(repeating: -Float.zero), s1A = s0A, s2A = s0A, s3A = s0A
+                var s0B = s0A, s1B = s0A, s2B = s0A, s3B = s0A
+                for m in 0..<8 {
+                    var a0A = SIMD16<Float>(), a1A = a0A, a2A = a0A, a3A = a0A, a0B = a0A, a1B = a0A, a2B = a0A, a3B = a0A
+                    var b0A = a0A, b1A = a0A, b2A = a0A, b3A = a0A, b0B = a0A, b1B = a0A, b2B = a0A, b3B = a0A
+                    var i = m
+                    while i < dimension {
+                        let kA = load16(baseA + i * 16), kA8 = load16(baseA + (i + 8) * 16)
+                        let kB = load16(baseB + i * 16), kB8 = load16(baseB + (i + 8) * 16)
+                        var x = SIMD16(repeating: q0[i]), y = SIMD16(repeating: q0[i + 8])
+                        a0A.addProduct(x, kA); a0B.addProduct(x, kB); b0A.addProduct(y, kA8); b0B.addProduct(y, kB8)
+                        x = SIMD16(repeating: q1[i]); y = SIMD16(repeating: q1[i + 8])
+                        a1A.addProduct(x, kA); a1B.addProduct(x, kB); b1A.addProduct(y, kA8); b1B.addProduct(y, kB8)
+                        x = SIMD16(repeating: q2[i]); y = SIMD16(repeating: q2[i + 8])
+                        a2A.addProduct(x, kA); a2B.addProduct(x, kB); b2A.addProduct(y, kA8); b2B.addProduct(y, kB8)
+                        x = SIMD16(repeating: q3[i]); y = SIMD16(repeating: q3[i + 8])
+                        a3A.addProduct(x, kA); a3B.addProduct(x, kB); b3A.addProduct(y, kA8); b3B.addProduct(y, kB8)
+                        i += 16
                     }
-                    var t = term(0); a0.addProduct(t.0, t.1); t = term(1); a1.addProduct(t.0, t.1)
-                    t = term(2); a2.addProduct(t.0, t.1); t = term(3); a3.addProduct(t.0, t.1)
-                    t = term(4); a4.addProduct(t.0, t.1); t = term(5); a5.addProduct(t.0, t.1)
-                    t = term(6); a6.addProduct(t.0, t.1); t = term(7); a7.addProduct(t.0, t.1)
-                    t = term(8); b0.addProduct(t.0, t.1); t = term(9); b1.addProduct(t.0, t.1)
-                    t = term(10); b2.addProduct(t.0, t.1); t = term(11); b3.addProduct(t.0, t.1)
-                    t = term(12); b4.addProduct(t.0, t.1); t = term(13); b5.addProduct(t.0, t.1)
-                    t = term(14); b6.addProduct(t.0, t.1); t = term(15); b7.addProduct(t.0, t.1)
-                    i += 16
+                    s0A += a0A + b0A; s1A += a1A + b1A; s2A += a2A + b2A; s3A += a3A + b3A
+                    s0B += a0B + b0B; s1B += a1B + b1B; s2B += a2B + b2B; s3B += a3B + b3B
                 }
-                var sum = SIMD16<Float>(repeating: -Float.zero)
-                sum += a0 + b0; sum += a1 + b1; sum += a2 + b2; sum += a3 + b3
-                sum += a4 + b4; sum += a5 + b5; sum += a6 + b6; sum += a7 + b7
-                let result = (sum + SIMD16<Float>()) * SIMD16(repeating: scale)
-                let out = scores + h * scoreStride - first
-                let lower = max(first, 16 * block), upper = min(first + count, 16 * block + 16)
-                if upper - lower == 16 {
-                    store16(result, out + lower)
-                } else {
-                    for key in lower..<upper { out[key] = result[key - 16 * block] }
+                @inline(__always) func store(_ sum: SIMD16<Float>, head: Int, block: Int) {
+                    let result = (sum + SIMD16<Float>()) * SIMD16(repeating: scale)
+                    let out = scores + head * scoreStride - first
+                    let lower = max(first, 16 * block), upper = min(first + count, 16 * block + 16)
+                    if upper - lower == 16 {
+                        store16(result, out + lower)
+                    } else {
+                        for key in lower..<upper { out[key] = result[key - 16 * block] }
+                    }
                 }
+                store(s0A, head: h, block: block)
+                if n > 1 { store(s1A, head: h + 1, block: block) }
+                if n > 2 { store(s2A, head: h + 2, block: block) }
+                if n > 3 { store(s3A, head: h + 3, block: block) }
+                if blocks == 2 {
+                    store(s0B, head: h, block: block + 1)
+                    if n > 1 { store(s1B, head: h + 1, block: block + 1) }
+                    if n > 2 { store(s2B, head: h + 2, block: block + 1) }
+                    if n > 3 { store(s3B, head: h + 3, block: block + 1) }
+                }
+                h += n
             }
+            block += blocks
         }
     }
 

@@ -103,7 +103,7 @@ final class KernelVectorOpsTests: XCTestCase {
     func testAVX512AttentionEqualsEightLaneKernels() throws {
         try XCTSkipUnless(CPUFeatures.avx512VNNI, "this CPU has no AVX-512")
         var rng = SeededGenerator(seed: 17)
-        for (dimension, heads, count) in [(64, 3, 37), (256, 4, 20), (16, 6, 9), (48, 5, 11), (64, 1, 1)] {
+        for (dimension, heads, count) in [(64, 3, 37), (256, 4, 20), (16, 6, 9), (48, 5, 11), (64, 1, 1), (256, 4, 83), (64, 9, 50), (32, 2, 64)] {
             let keys = randomFloats(count * dimension, scale: 2, using: &rng).map { Float16($0) }
             let queries = randomFloats(heads * dimension, using: &rng)
             let stride = count + 3, scale: Float = 0.125
@@ -123,7 +123,7 @@ final class KernelVectorOpsTests: XCTestCase {
             }
             // Keys as F32 columns (`transposeKeys`), 16 at a time, from a first key that is not a multiple of 16.
             let columns = ForwardColumns(keys: keys, count: count, dimension: dimension)
-            for first in Set([0, min(3, count - 1), min(17, count - 1)]) {
+            for first in Set([0, 3, 17, 33].map { min($0, count - 1) }) {
                 var fromColumns = [Float](repeating: .nan, count: heads * stride)
                 VectorOps.scores(transposedKeys: columns.values, first: first, count: count - first,
                                  queries: queries, heads: heads, dimension: dimension, scale: scale, into: &fromColumns, scoreStride: stride)
@@ -141,6 +141,34 @@ final class KernelVectorOpsTests: XCTestCase {
             VectorOps.weightedSum(values: keys, count: count, dimension: dimension, heads: heads, weights: weights, weightStride: stride,
                                   into: &narrowSum, avx512: false)
             XCTAssertEqual(wideSum.map(\.bitPattern), narrowSum.map(\.bitPattern), "weighted sum d \(dimension) heads \(heads)")
+        }
+    }
+
+    /// `rmsNorm(rows:)` (eight rows' sums side by side) gives each row `rmsNorm`'s bits, for row counts
+    /// below, at and above a group of eight, in place and not, with rows further apart than they are long.
+    func testRowGroupRMSNormEqualsOneRowAtATime() {
+        var rng = SeededGenerator(seed: 23)
+        for (rows, count, stride) in [(1, 640, 640), (3, 256, 256), (8, 64, 70), (13, 579, 600), (20, 256, 256)] {
+            let x = randomFloats(rows * stride, scale: 3, using: &rng), w = randomFloats(count, using: &rng)
+            var expected = [Float](repeating: .nan, count: rows * stride), grouped = expected
+            for r in 0..<rows {
+                x.withUnsafeBufferPointer { xs in expected.withUnsafeMutableBufferPointer { ys in
+                    VectorOps.rmsNorm(xs.baseAddress! + r * stride, weight: w, epsilon: 1e-6, into: ys.baseAddress! + r * stride, count: count)
+                } }
+            }
+            VectorOps.rmsNorm(rows: rows, x, stride: stride, weight: w, epsilon: 1e-6, into: &grouped, count: count)
+            var inPlace = x
+            inPlace.withUnsafeMutableBufferPointer { p in
+                VectorOps.rmsNorm(rows: rows, p.baseAddress!, stride: stride, weight: w, epsilon: 1e-6, into: p.baseAddress!, count: count)
+            }
+            for r in 0..<rows {
+                for i in 0..<count {
+                    XCTAssertEqual(grouped[r * stride + i].bitPattern, expected[r * stride + i].bitPattern, "rows \(rows) row \(r) value \(i)")
+                    XCTAssertEqual(inPlace[r * stride + i].bitPattern, expected[r * stride + i].bitPattern, "in place: rows \(rows) row \(r) value \(i)")
+                }
+                // The gap between rows is not written.
+                for i in count..<stride { XCTAssertTrue(grouped[r * stride + i].isNaN, "rows \(rows): gap after row \(r) written") }
+            }
         }
     }
 

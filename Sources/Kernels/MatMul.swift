@@ -23,8 +23,8 @@ public final class KernelContext: @unchecked Sendable {
     /// by the transformer. The quantized products are the same in both builds.
     public var avx512Order = false
     /// Full groups of 8 tokens (prompt processing) through the AVX-512 VNNI kernel
-    /// (`StripKernels`), where the CPU has it: the same bits as the AVX2 kernels, faster.
-    /// Not used with `ggmlOrder`.
+    /// (`StripKernels`), and Q5_0 matrix-vector products through `MatrixVectorProducts`, where
+    /// the CPU has it: the same bits as the AVX2 kernels, faster. Not used with `ggmlOrder`.
     public var useAVX512 = CPUFeatures.avx512VNNI
     private var activationScratch = ScratchBuffer()
     private var groupScratch = ScratchBuffer()
@@ -129,7 +129,7 @@ public final class KernelContext: @unchecked Sendable {
         let unit = strips ? 16 : 8
         @inline(__always) func padded(_ t: MatmulTarget?) -> Int { ((t?.weights.rows ?? 0) + unit - 1) / unit * unit }
         let end0 = padded(t0), end1 = end0 + padded(t1), end2 = end1 + padded(t2)
-        let activations = quantized, tokenGroups = packed, ggmlOrder = self.ggmlOrder, sums = halfSums
+        let activations = quantized, tokenGroups = packed, ggmlOrder = self.ggmlOrder, sums = halfSums, avx512 = useAVX512
         pool.parallelFor(end2, grain: unit) { range in
             var lower = range.lowerBound
             while lower < range.upperBound {
@@ -139,7 +139,7 @@ public final class KernelContext: @unchecked Sendable {
                 if !rows.isEmpty {
                     KernelContext.compute(target, rows: rows, input: input, inputStride: inStride, tokens: tokens,
                                           activations: activations, rowBytes: rowBytes, groups: tokenGroups,
-                                          kernels: TiledKernels.Choice(ggmlOrder: ggmlOrder, strips: strips, halfSums: sums))
+                                          kernels: TiledKernels.Choice(ggmlOrder: ggmlOrder, strips: strips, halfSums: sums, avx512: avx512))
                 }
                 lower = upper
             }

@@ -1,3 +1,7 @@
+#if arch(x86_64)
+import KernelsAVX512
+#endif
+
 /// The quantized matrix kernels: eight outputs at a time, either eight rows
 /// times one activation row (`rows8`, matrix-vector) or one row times eight
 /// activation rows (`tokens8`, matrix-matrix). Each block's eight integer dot
@@ -421,6 +425,8 @@ enum TiledKernels {
         let ggmlOrder: Bool
         let strips: Bool
         let halfSums: UnsafePointer<Int32>?
+        /// The AVX-512 matrix-vector kernels may run (`KernelContext.useAVX512`).
+        var avx512 = false
     }
 
     /// Rows `range` of the product for one quantized format: activations already
@@ -460,6 +466,8 @@ enum TiledKernels {
         if tail.count >= 2 && !(W.headerScales && (ggmlOrder || W.fourBitCodes)) && !matrix.interleavedRows {
             tiledTail(W.self, matrix, range, activations: activations, rowBytes: rowBytes, tail: tail,
                       output: output, outputStride: outputStride)
+        } else if W.format == .q5_0 && kernels.avx512 && !ggmlOrder && !matrix.interleavedRows && (matrix.columns / 32) % 2 == 0 {
+            q5_0Tail(matrix, range, activations: activations, rowBytes: rowBytes, tail: tail, output: output, outputStride: outputStride)
         } else if W.format == .q4_K || W.format == .q6_K {
             streamingSuperblockTail(W.self, matrix, range, activations: activations, rowBytes: rowBytes, tail: tail,
                                     output: output, outputStride: outputStride)
@@ -593,6 +601,30 @@ enum TiledKernels {
                 r += 8
             }
         }
+    }
+
+    /// Q5_0 tail tokens through `KernelsAVX512.MatrixVectorProducts.q5_0`, eight rows at a time
+    /// (the same bits as `streamingTail`); while the first token passes a group, the next group is prefetched.
+    @inline(never)
+    private static func q5_0Tail(_ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer, rowBytes: Int,
+                                 tail: Range<Int>, output: UnsafeMutablePointer<Float>, outputStride: Int) {
+        #if arch(x86_64)
+        let blocks = matrix.columns / 32
+        var r = range.lowerBound
+        while r < range.upperBound {
+            let rows = min(8, range.upperBound - r)
+            let nextRows = min(8, max(0, range.upperBound - r - 8))
+            for t in tail {
+                MatrixVectorProducts.q5_0(matrix.row(r), rowStride: matrix.rowStride, rows: rows, blocks: blocks,
+                                          x: activations + t * rowBytes, output: output + t * outputStride + r,
+                                          prefetch: t == tail.lowerBound && nextRows > 0 ? matrix.row(r + 8) : nil,
+                                          prefetchBytes: nextRows * matrix.rowStride)
+            }
+            r += 8
+        }
+        #else
+        preconditionFailure("q5_0Tail: AVX-512 only")
+        #endif
     }
 
     /// The remaining tail cases (Q4_0/Q4_1, interleaved rows, llama.cpp order): eight rows read

@@ -1,0 +1,193 @@
+// The matrix-vector product (one token: decoding) of Q5_0 weights on AVX-512 VNNI.
+//
+// Q5_0 is the format llama.cpp's Q4_K_M falls back to where a matrix's rows are not a multiple
+// of 256 (Gemma 3 270M: Q, K, V, gate and up, 640 columns), and its decoding is what makes a
+// matrix-vector product of it compute-bound rather than memory-bound: the fifth bit of each code
+// sits in a separate 32-bit field. Here one 64-byte vector holds two blocks of one row: their
+// 16 packed bytes twice each (low nibbles, then high nibbles), the 64 fifth bits of the two fields
+// spread to bytes with one byte shuffle, and one `vpdpbusd` multiplies the 64 unsigned codes by the
+// two blocks' 64 signed activation codes into 16 Int32 lanes (8 per block). Eight rows' lanes are
+// then summed per row and block with three rounds of two-source permutes (`vpermt2d`) and adds.
+//
+// Each block's integer dot product is exact, and the F32 operations after it are those of every
+// other kernel (`Kernels.TiledKernels`): per block b in order, `acc = fma(d_w(b) * d_x(b), Float(isum(b)), acc)`
+// and `off = fma(-16 * d_w(b), s_x(b), off)`, then `acc + off`. So the results are bit for bit
+// those of `TiledKernels.rows8`.
+
+#if arch(x86_64)
+import Builtin
+
+public enum MatrixVectorProducts {
+    /// Bytes of one Q5_0 block: F16 scale, 32 fifth bits, 16 bytes of packed nibbles.
+    static let q5_0BlockBytes = 22
+
+    /// `output[i]` for rows i in `0..<rows` (1...8) of a row-major Q5_0 matrix, row i at
+    /// `weights + i * rowStride`, times one activation row laid out as `QuantizedActivations`
+    /// does (`blocks` blocks of 32 signed codes, then the blocks' F32 scales, then their F32 sums).
+    /// `blocks` must be even. `prefetch`: memory read next (the next row group), whose
+    /// `prefetchBytes` are prefetched while these rows are read.
+    public static func q5_0(_ weights: UnsafeRawPointer, rowStride: Int, rows: Int, blocks: Int,
+                            x: UnsafeRawPointer, output: UnsafeMutablePointer<Float>,
+                            prefetch: UnsafeRawPointer?, prefetchBytes: Int) {
+        precondition(blocks % 2 == 0 && rows >= 1 && rows <= 8, "MatrixVectorProducts.q5_0: an even block count and 1...8 rows")
+        @inline(__always) func row(_ i: Int) -> UnsafeRawPointer { weights + min(i, rows - 1) * rowStride }
+        let w0 = row(0), w1 = row(1), w2 = row(2), w3 = row(3), w4 = row(4), w5 = row(5), w6 = row(6), w7 = row(7)
+        let scales = (x + 32 * blocks).assumingMemoryBound(to: Float.self)
+        let sums = scales + blocks
+        let pairs = blocks / 2
+        let lines = prefetch == nil ? 0 : (prefetchBytes + 63) / 64
+        let linesPerPair = (lines + pairs - 1) / pairs
+        var acc = SIMD8<Float>(), off = SIMD8<Float>()
+        for p in 0..<pairs {
+            if let prefetch {
+                var line = p * linesPerPair
+                while line < min(lines, (p + 1) * linesPerPair) { prefetchLine(prefetch + 64 * line); line += 1 }
+            }
+            let at = 2 * q5_0BlockBytes * p
+            let xv = (x + 64 * p).loadUnaligned(as: SIMD16<Int32>.self)
+            @inline(__always) func dot(_ w: UnsafeRawPointer) -> SIMD16<Int32> {
+                dotBytes(SIMD16(), codes(w + at), xv)
+            }
+            let d0 = dot(w0), d1 = dot(w1), d2 = dot(w2), d3 = dot(w3), d4 = dot(w4), d5 = dot(w5), d6 = dot(w6), d7 = dot(w7)
+            // Per row, [block 2p: 8 lanes | block 2p + 1: 8 lanes] summed to one lane each: lanes 0..<8
+            // of `isums` are block 2p's rows 0..<8, lanes 8..<16 block 2p + 1's.
+            let q01 = foldHalves(d0, d1), q23 = foldHalves(d2, d3), q45 = foldHalves(d4, d5), q67 = foldHalves(d6, d7)
+            let h0123 = foldPairs(q01, q23), h4567 = foldPairs(q45, q67)
+            let isums = permute(h0123, h4567, finalFirst) &+ permute(h0123, h4567, finalSecond)
+            let floats = toFloat(isums)
+            @inline(__always) func scale(_ w: UnsafeRawPointer, _ block: Int) -> UInt16 {
+                w.loadUnaligned(fromByteOffset: at + q5_0BlockBytes * block, as: UInt16.self)
+            }
+            for block in 0..<2 {
+                let d = widen(SIMD8<UInt16>(scale(w0, block), scale(w1, block), scale(w2, block), scale(w3, block),
+                                            scale(w4, block), scale(w5, block), scale(w6, block), scale(w7, block)))
+                let b = 2 * p + block
+                let isum = block == 0 ? floats.lowHalf : floats.highHalf
+                acc.addProduct(d * SIMD8(repeating: scales[b]), isum)
+                off.addProduct(SIMD8(repeating: -16) * d, SIMD8(repeating: sums[b]))
+            }
+        }
+        let result = acc + off
+        for i in 0..<rows { output[i] = result[i] }
+    }
+
+    /// Two Q5_0 blocks (at `blk` and `blk + 22`) as 64 unsigned codes: block 0's elements 0..<32,
+    /// then block 1's (low nibbles are elements 0..<16, high nibbles 16..<32, plus 16 where the
+    /// element's fifth bit is set).
+    @inline(__always)
+    private static func codes(_ blk: UnsafeRawPointer) -> SIMD64<UInt8> {
+        let q0 = blk.loadUnaligned(fromByteOffset: 6, as: SIMD16<UInt8>.self)
+        let q1 = blk.loadUnaligned(fromByteOffset: 28, as: SIMD16<UInt8>.self)
+        let packed = SIMD64<UInt8>(lowHalf: SIMD32(lowHalf: q0, highHalf: q0), highHalf: SIMD32(lowHalf: q1, highHalf: q1))
+        // Low nibbles in the 16-byte quarters 0 and 2, high nibbles in 1 and 3.
+        let lowQuarters = unsafeBitCast(SIMD8<UInt64>(nibbleMask, nibbleMask, 0, 0, nibbleMask, nibbleMask, 0, 0), to: SIMD64<UInt8>.self)
+        let highQuarters = unsafeBitCast(SIMD8<UInt64>(0, 0, nibbleMask, nibbleMask, 0, 0, nibbleMask, nibbleMask), to: SIMD64<UInt8>.self)
+        let nibbles = or(and(packed, lowQuarters), and(shiftWordsRight4(packed), highQuarters))
+        let fifth = UInt64(blk.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
+            | UInt64(blk.loadUnaligned(fromByteOffset: 24, as: UInt32.self)) << 32
+        // Byte k of the result takes bit k of `fifth`: byte k / 8 of it, then bit k % 8.
+        let spread = shuffleBytes(unsafeBitCast(SIMD8<UInt64>(repeating: fifth), to: SIMD64<UInt8>.self), bitSource)
+        let bit = unsafeBitCast(SIMD8<UInt64>(repeating: 0x8040_2010_0804_0201), to: SIMD64<UInt8>.self)
+        let set = equalBytes(and(spread, bit), bit)
+        return or(nibbles, and(set, SIMD64(repeating: 0x10)))
+    }
+
+    private static let nibbleMask: UInt64 = 0x0F0F_0F0F_0F0F_0F0F
+
+    /// For `vpshufb` (which indexes within each 16-byte quarter): byte k takes byte k / 8 of the
+    /// 8-byte pattern repeated in every quarter.
+    private static var bitSource: SIMD64<UInt8> {
+        unsafeBitCast(SIMD8<UInt64>(0x0000_0000_0000_0000, 0x0101_0101_0101_0101, 0x0202_0202_0202_0202, 0x0303_0303_0303_0303,
+                                    0x0404_0404_0404_0404, 0x0505_0505_0505_0505, 0x0606_0606_0606_0606, 0x0707_0707_0707_0707),
+                      to: SIMD64<UInt8>.self)
+    }
+
+    /// From rows x and y, each [block A: 8 lanes | block B: 8 lanes]: [xA, xB, yA, yB] in groups
+    /// of 4 lanes, each group the sum of a block's two halves.
+    @inline(__always)
+    private static func foldHalves(_ x: SIMD16<Int32>, _ y: SIMD16<Int32>) -> SIMD16<Int32> {
+        permute(x, y, SIMD16(0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27))
+            &+ permute(x, y, SIMD16(4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31))
+    }
+
+    /// From two `foldHalves` results (groups of 4 lanes): the same groups, in order, of 2 lanes.
+    @inline(__always)
+    private static func foldPairs(_ x: SIMD16<Int32>, _ y: SIMD16<Int32>) -> SIMD16<Int32> {
+        permute(x, y, SIMD16(0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29))
+            &+ permute(x, y, SIMD16(2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31))
+    }
+
+    /// The last round, from `foldPairs` of rows 0-3 and of rows 4-7 (2-lane groups ordered row by
+    /// row, block A then B): lane i < 8 is row i's block A, lane 8 + i its block B. Group
+    /// (row r, block k) starts at lane 4r + 2k (rows 4-7: 16 + 4(r - 4) + 2k in the pair).
+    private static var finalFirst: SIMD16<Int32> { SIMD16(0, 4, 8, 12, 16, 20, 24, 28, 2, 6, 10, 14, 18, 22, 26, 30) }
+    private static var finalSecond: SIMD16<Int32> { SIMD16(1, 5, 9, 13, 17, 21, 25, 29, 3, 7, 11, 15, 19, 23, 27, 31) }
+
+    /// Lane i: lane `index[i]` of x (0..<16) or of y (16..<32) (`vpermt2d`).
+    @inline(__always)
+    private static func permute(_ x: SIMD16<Int32>, _ y: SIMD16<Int32>, _ index: SIMD16<Int32>) -> SIMD16<Int32> {
+        unsafeBitCast(Builtin.int_x86_avx512_vpermi2var_d_512(
+            unsafeBitCast(x, to: Builtin.Vec16xInt32.self), unsafeBitCast(index, to: Builtin.Vec16xInt32.self),
+            unsafeBitCast(y, to: Builtin.Vec16xInt32.self)), to: SIMD16<Int32>.self)
+    }
+
+    /// `acc + sum over 4-byte groups of (unsigned bytes of w) * (signed bytes of x)` per lane (`vpdpbusd`).
+    @inline(__always)
+    private static func dotBytes(_ acc: SIMD16<Int32>, _ w: SIMD64<UInt8>, _ x: SIMD16<Int32>) -> SIMD16<Int32> {
+        unsafeBitCast(Builtin.int_x86_avx512_vpdpbusd_512(
+            unsafeBitCast(acc, to: Builtin.Vec16xInt32.self),
+            unsafeBitCast(w, to: Builtin.Vec16xInt32.self),
+            unsafeBitCast(x, to: Builtin.Vec16xInt32.self)), to: SIMD16<Int32>.self)
+    }
+
+    /// Byte i: byte `index[i] & 15` of x's 16-byte quarter that holds byte i (`vpshufb`).
+    @inline(__always)
+    private static func shuffleBytes(_ x: SIMD64<UInt8>, _ index: SIMD64<UInt8>) -> SIMD64<UInt8> {
+        unsafeBitCast(Builtin.int_x86_avx512_pshuf_b_512(unsafeBitCast(x, to: Builtin.Vec64xInt8.self),
+                                                         unsafeBitCast(index, to: Builtin.Vec64xInt8.self)), to: SIMD64<UInt8>.self)
+    }
+
+    // The generic SIMD operators are lane loops that LLVM does not always vectorize; these are one instruction each.
+    @inline(__always)
+    private static func and(_ x: SIMD64<UInt8>, _ y: SIMD64<UInt8>) -> SIMD64<UInt8> {
+        unsafeBitCast(Builtin.and_Vec64xInt8(unsafeBitCast(x, to: Builtin.Vec64xInt8.self), unsafeBitCast(y, to: Builtin.Vec64xInt8.self)),
+                      to: SIMD64<UInt8>.self)
+    }
+
+    @inline(__always)
+    private static func or(_ x: SIMD64<UInt8>, _ y: SIMD64<UInt8>) -> SIMD64<UInt8> {
+        unsafeBitCast(Builtin.or_Vec64xInt8(unsafeBitCast(x, to: Builtin.Vec64xInt8.self), unsafeBitCast(y, to: Builtin.Vec64xInt8.self)),
+                      to: SIMD64<UInt8>.self)
+    }
+
+    /// Each 16-bit lane shifted right by 4 (`vpsrlw`): bits cross from a byte's high half into the byte below.
+    @inline(__always)
+    private static func shiftWordsRight4(_ x: SIMD64<UInt8>) -> SIMD64<UInt8> {
+        let four = unsafeBitCast(SIMD32<UInt16>(repeating: 4), to: Builtin.Vec32xInt16.self)
+        return unsafeBitCast(Builtin.lshr_Vec32xInt16(unsafeBitCast(x, to: Builtin.Vec32xInt16.self), four), to: SIMD64<UInt8>.self)
+    }
+
+    /// 0xFF where the bytes are equal, 0 elsewhere.
+    @inline(__always)
+    private static func equalBytes(_ x: SIMD64<UInt8>, _ y: SIMD64<UInt8>) -> SIMD64<UInt8> {
+        let equal = Builtin.cmp_eq_Vec64xInt8(unsafeBitCast(x, to: Builtin.Vec64xInt8.self), unsafeBitCast(y, to: Builtin.Vec64xInt8.self))
+        return unsafeBitCast(Builtin.sext_Vec64xInt1_Vec64xInt8(equal), to: SIMD64<UInt8>.self)
+    }
+
+    @inline(__always)
+    private static func toFloat(_ v: SIMD16<Int32>) -> SIMD16<Float> {
+        unsafeBitCast(Builtin.sitofp_Vec16xInt32_Vec16xFPIEEE32(unsafeBitCast(v, to: Builtin.Vec16xInt32.self)), to: SIMD16<Float>.self)
+    }
+
+    /// F16 bit patterns widened to F32 exactly (`vcvtph2ps`).
+    @inline(__always)
+    private static func widen(_ h: SIMD8<UInt16>) -> SIMD8<Float> {
+        unsafeBitCast(Builtin.fpext_Vec8xFPIEEE16_Vec8xFPIEEE32(unsafeBitCast(h, to: Builtin.Vec8xFPIEEE16.self)), to: SIMD8<Float>.self)
+    }
+
+    @inline(__always)
+    private static func prefetchLine(_ p: UnsafeRawPointer) {
+        Builtin.int_prefetch_RawPointer(p._rawValue, Builtin.zeroInitializer(), (3 as Int32)._value, (1 as Int32)._value)
+    }
+}
+#endif

@@ -46,7 +46,7 @@ public enum MatrixVectorProducts {
             let at = 2 * q5_0BlockBytes * p
             let xv = (x + 64 * p).loadUnaligned(as: SIMD16<Int32>.self)
             @inline(__always) func dot(_ w: UnsafeRawPointer) -> SIMD16<Int32> {
-                dotBytes(SIMD16(), codes(w + at), xv)
+                dotBytes(SIMD16(), unsafeBitCast(codes(w + at), to: SIMD16<Int32>.self), xv)
             }
             let d0 = dot(w0), d1 = dot(w1), d2 = dot(w2), d3 = dot(w3), d4 = dot(w4), d5 = dot(w5), d6 = dot(w6), d7 = dot(w7)
             // Per row, [block 2p: 8 lanes | block 2p + 1: 8 lanes] summed to one lane each: lanes 0..<8
@@ -131,15 +131,6 @@ public enum MatrixVectorProducts {
             unsafeBitCast(y, to: Builtin.Vec16xInt32.self)), to: SIMD16<Int32>.self)
     }
 
-    /// `acc + sum over 4-byte groups of (unsigned bytes of w) * (signed bytes of x)` per lane (`vpdpbusd`).
-    @inline(__always)
-    private static func dotBytes(_ acc: SIMD16<Int32>, _ w: SIMD64<UInt8>, _ x: SIMD16<Int32>) -> SIMD16<Int32> {
-        unsafeBitCast(Builtin.int_x86_avx512_vpdpbusd_512(
-            unsafeBitCast(acc, to: Builtin.Vec16xInt32.self),
-            unsafeBitCast(w, to: Builtin.Vec16xInt32.self),
-            unsafeBitCast(x, to: Builtin.Vec16xInt32.self)), to: SIMD16<Int32>.self)
-    }
-
     /// Byte i: byte `index[i] & 15` of x's 16-byte quarter that holds byte i (`vpshufb`).
     @inline(__always)
     private static func shuffleBytes(_ x: SIMD64<UInt8>, _ index: SIMD64<UInt8>) -> SIMD64<UInt8> {
@@ -172,11 +163,6 @@ public enum MatrixVectorProducts {
     private static func equalBytes(_ x: SIMD64<UInt8>, _ y: SIMD64<UInt8>) -> SIMD64<UInt8> {
         let equal = Builtin.cmp_eq_Vec64xInt8(unsafeBitCast(x, to: Builtin.Vec64xInt8.self), unsafeBitCast(y, to: Builtin.Vec64xInt8.self))
         return unsafeBitCast(Builtin.sext_Vec64xInt1_Vec64xInt8(equal), to: SIMD64<UInt8>.self)
-    }
-
-    @inline(__always)
-    private static func toFloat(_ v: SIMD16<Int32>) -> SIMD16<Float> {
-        unsafeBitCast(Builtin.sitofp_Vec16xInt32_Vec16xFPIEEE32(unsafeBitCast(v, to: Builtin.Vec16xInt32.self)), to: SIMD16<Float>.self)
     }
 
     /// F16 bit patterns widened to F32 exactly (`vcvtph2ps`).

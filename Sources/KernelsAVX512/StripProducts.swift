@@ -115,15 +115,15 @@ public enum StripProducts {
                 let xb = base + t * rowBytes + 32 * b
                 @inline(__always) func x4(_ k: Int) -> SIMD16<Int32> { SIMD16(repeating: xb.loadUnaligned(fromByteOffset: 4 * k, as: Int32.self)) }
                 if halves {
-                    var low = dot(SIMD16(), w0, x4(0)); low = dot(low, w1, x4(1)); low = dot(low, w2, x4(2)); low = dot(low, w3, x4(3))
-                    var high = dot(SIMD16(), w4, x4(4)); high = dot(high, w5, x4(5)); high = dot(high, w6, x4(6)); high = dot(high, w7, x4(7))
+                    var low = dotBytes(SIMD16(), w0, x4(0)); low = dotBytes(low, w1, x4(1)); low = dotBytes(low, w2, x4(2)); low = dotBytes(low, w3, x4(3))
+                    var high = dotBytes(SIMD16(), w4, x4(4)); high = dotBytes(high, w5, x4(5)); high = dotBytes(high, w6, x4(6)); high = dotBytes(high, w7, x4(7))
                     let sums = x.halfSums! + t * x.halfSumStride + 2 * b
                     low &-= SIMD16(repeating: sums[0] << shift)
                     high &-= SIMD16(repeating: sums[1] << shift)
                     return low &* p0 &+ high &* p1
                 }
-                var s = dot(SIMD16(), w0, x4(0)); s = dot(s, w1, x4(1)); s = dot(s, w2, x4(2)); s = dot(s, w3, x4(3))
-                s = dot(s, w4, x4(4)); s = dot(s, w5, x4(5)); s = dot(s, w6, x4(6)); s = dot(s, w7, x4(7))
+                var s = dotBytes(SIMD16(), w0, x4(0)); s = dotBytes(s, w1, x4(1)); s = dotBytes(s, w2, x4(2)); s = dotBytes(s, w3, x4(3))
+                s = dotBytes(s, w4, x4(4)); s = dotBytes(s, w5, x4(5)); s = dotBytes(s, w6, x4(6)); s = dotBytes(s, w7, x4(7))
                 if zeroPoint {
                     let sums = x.halfSums! + t * x.halfSumStride + 2 * b
                     s &-= SIMD16(repeating: (sums[0] &+ sums[1]) << shift)
@@ -164,22 +164,6 @@ public enum StripProducts {
         }
         store(0, a0 + o0); store(1, a1 + o1); store(2, a2 + o2); store(3, a3 + o3)
         store(4, a4 + o4); store(5, a5 + o5); store(6, a6 + o6); store(7, a7 + o7)
-    }
-
-    /// The lanes converted to F32 (`vcvtdq2ps`, round to nearest even, as `Float(_:)`); the generic
-    /// SIMD initializer is not inlined here (a stdlib call per use, 7% of a prompt's time).
-    @inline(__always)
-    private static func toFloat(_ v: SIMD16<Int32>) -> SIMD16<Float> {
-        unsafeBitCast(Builtin.sitofp_Vec16xInt32_Vec16xFPIEEE32(unsafeBitCast(v, to: Builtin.Vec16xInt32.self)), to: SIMD16<Float>.self)
-    }
-
-    /// `acc + sum over 4-byte groups of (unsigned bytes of w) * (signed bytes of x)` per lane (`vpdpbusd`).
-    @inline(__always)
-    private static func dot(_ acc: SIMD16<Int32>, _ w: SIMD16<Int32>, _ x: SIMD16<Int32>) -> SIMD16<Int32> {
-        unsafeBitCast(Builtin.int_x86_avx512_vpdpbusd_512(
-            unsafeBitCast(acc, to: Builtin.Vec16xInt32.self),
-            unsafeBitCast(w, to: Builtin.Vec16xInt32.self),
-            unsafeBitCast(x, to: Builtin.Vec16xInt32.self)), to: SIMD16<Int32>.self)
     }
 }
 #endif

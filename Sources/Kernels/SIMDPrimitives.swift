@@ -505,3 +505,28 @@ func shiftLeft(_ v: SIMD16<Int16>, _ n: Int16) -> SIMD16<Int16> {
     return v &<< n
     #endif
 }
+
+/// `table[bits[i]]` for the F16 bit patterns `bits` of eight values, widened to F32 (eight loads:
+/// no gather instruction is reachable from Swift here).
+@inline(__always)
+func lookUpHalves(_ table: UnsafePointer<Float16>, _ h: SIMD8<Float16>) -> SIMD8<Float> {
+    let bits = unsafeBitCast(h, to: SIMD8<UInt16>.self)
+    @inline(__always) func at(_ i: Int) -> Float16 { table[Int(bits[i])] }
+    return widenHalves(SIMD8<Float16>(at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7)))
+}
+
+/// Lane i: `ifSet[i]` where `a[i] <= b[i]` (ordered: false for NaN), else `otherwise[i]` (x86 `vcmpps` + `vblendvps`).
+@inline(__always)
+func selectLessOrEqual(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ ifSet: SIMD8<Float>, _ otherwise: SIMD8<Float>) -> SIMD8<Float> {
+    #if arch(x86_64)
+    let mask = Builtin.sext_Vec8xInt1_Vec8xInt32(Builtin.fcmp_ole_Vec8xFPIEEE32(unsafeBitCast(a, to: Builtin.Vec8xFPIEEE32.self),
+                                                                              unsafeBitCast(b, to: Builtin.Vec8xFPIEEE32.self)))
+    return unsafeBitCast(Builtin.int_x86_avx_blendv_ps_256(unsafeBitCast(otherwise, to: Builtin.Vec8xFPIEEE32.self),
+                                                          unsafeBitCast(ifSet, to: Builtin.Vec8xFPIEEE32.self),
+                                                          Builtin.bitcast_Vec8xInt32_Vec8xFPIEEE32(mask)), to: SIMD8<Float>.self)
+    #else
+    var r = otherwise
+    for i in 0..<8 where a[i] <= b[i] { r[i] = ifSet[i] }
+    return r
+    #endif
+}

@@ -233,7 +233,17 @@ public enum VectorOps {
     /// result stored as F16), 0 for gates <= -10 and the gate itself for gates >= 10.
     public static func geGLU(gate: UnsafePointer<Float>, up: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>, count: Int) {
         let table = halfGELUTable
-        for i in 0..<count {
+        // Eight at a time: the F16 rounding and the two cut-offs as vector operations (NaN takes the table, as below).
+        var start = 0
+        let low = SIMD8<Float>(repeating: -10), high = SIMD8<Float>(repeating: 10)
+        while start + 8 <= count {
+            let g = load8(gate + start)
+            let looked = lookUpHalves(table, narrowToHalves(g))
+            let activated = selectLessOrEqual(g, low, SIMD8(), selectLessOrEqual(high, g, g, looked))
+            store8(activated * load8(up + start), y + start)
+            start += 8
+        }
+        for i in start..<count {
             let g = gate[i]
             let activated: Float
             if g <= -10 {

@@ -144,6 +144,24 @@ final class KernelVectorOpsTests: XCTestCase {
         }
     }
 
+    /// GeGLU eight at a time equals its one-at-a-time path (a count of 1 takes only that) bit for bit,
+    /// at the cut-offs, at and past the F16 range, for infinities and NaN.
+    func testVectorGeGLUEqualsScalarBits() {
+        var rng = SeededGenerator(seed: 29)
+        var gate = randomFloats(203, scale: 14, using: &rng)
+        gate += [-10, 10, -10.000001, 9.999999, -9.999999, 10.000001, .nan, .infinity, -.infinity, 0, -0.0, 65504, 70000, -70000, 1e-8, 6e-8]
+        let up = randomFloats(gate.count, scale: 3, using: &rng)
+        var vector = [Float](repeating: .nan, count: gate.count)
+        VectorOps.geGLU(gate: gate, up: up, into: &vector, count: gate.count)
+        for i in gate.indices {
+            var one: Float = .nan
+            gate.withUnsafeBufferPointer { g in up.withUnsafeBufferPointer { u in
+                VectorOps.geGLU(gate: g.baseAddress! + i, up: u.baseAddress! + i, into: &one, count: 1)
+            } }
+            XCTAssertEqual(vector[i].bitPattern, one.bitPattern, "geGLU gate \(gate[i]) up \(up[i]): \(vector[i]) != \(one)")
+        }
+    }
+
     /// `rmsNorm(rows:)` (eight rows' sums side by side) gives each row `rmsNorm`'s bits, for row counts
     /// below, at and above a group of eight, in place and not, with rows further apart than they are long.
     func testRowGroupRMSNormEqualsOneRowAtATime() {

@@ -4,8 +4,8 @@
 // of 256 (Gemma 3 270M: Q, K, V, gate and up, 640 columns), and its decoding is what makes a
 // matrix-vector product of it compute-bound rather than memory-bound: the fifth bit of each code
 // sits in a separate 32-bit field. Here one 64-byte vector holds two blocks of one row: their
-// 16 packed bytes twice each (low nibbles, then high nibbles), the 64 fifth bits of the two fields
-// spread to bytes with one byte shuffle, and one `vpdpbusd` multiplies the 64 unsigned codes by the
+// 16 packed bytes twice each (low nibbles, then high nibbles), the two fields' 64 fifth bits
+// one mask register that sets bit 4 of its bytes, and one `vpdpbusd` multiplies the 64 unsigned codes by the
 // two blocks' 64 signed activation codes into 16 Int32 lanes (8 per block). Eight rows' lanes are
 // then summed per row and block with three rounds of two-source permutes (`vpermt2d`) and adds.
 //
@@ -85,22 +85,12 @@ public enum MatrixVectorProducts {
         let nibbles = or(and(packed, lowQuarters), and(shiftWordsRight4(packed), highQuarters))
         let fifth = UInt64(blk.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
             | UInt64(blk.loadUnaligned(fromByteOffset: 24, as: UInt32.self)) << 32
-        // Byte k of the result takes bit k of `fifth`: byte k / 8 of it, then bit k % 8.
-        let spread = shuffleBytes(unsafeBitCast(SIMD8<UInt64>(repeating: fifth), to: SIMD64<UInt8>.self), bitSource)
-        let bit = unsafeBitCast(SIMD8<UInt64>(repeating: 0x8040_2010_0804_0201), to: SIMD64<UInt8>.self)
-        let set = equalBytes(and(spread, bit), bit)
+        // Byte k of the result takes bit k of `fifth` (a mask register, `vpmovm2b`).
+        let set = unsafeBitCast(Builtin.sext_Vec64xInt1_Vec64xInt8(Builtin.bitcast_Int64_Vec64xInt1(fifth._value)), to: SIMD64<UInt8>.self)
         return or(nibbles, and(set, SIMD64(repeating: 0x10)))
     }
 
     private static let nibbleMask: UInt64 = 0x0F0F_0F0F_0F0F_0F0F
-
-    /// For `vpshufb` (which indexes within each 16-byte quarter): byte k takes byte k / 8 of the
-    /// 8-byte pattern repeated in every quarter.
-    private static var bitSource: SIMD64<UInt8> {
-        unsafeBitCast(SIMD8<UInt64>(0x0000_0000_0000_0000, 0x0101_0101_0101_0101, 0x0202_0202_0202_0202, 0x0303_0303_0303_0303,
-                                    0x0404_0404_0404_0404, 0x0505_0505_0505_0505, 0x0606_0606_0606_0606, 0x0707_0707_0707_0707),
-                      to: SIMD64<UInt8>.self)
-    }
 
     /// From rows x and y, each [block A: 8 lanes | block B: 8 lanes]: [xA, xB, yA, yB] in groups
     /// of 4 lanes, each group the sum of a block's two halves.
@@ -131,13 +121,6 @@ public enum MatrixVectorProducts {
             unsafeBitCast(y, to: Builtin.Vec16xInt32.self)), to: SIMD16<Int32>.self)
     }
 
-    /// Byte i: byte `index[i] & 15` of x's 16-byte quarter that holds byte i (`vpshufb`).
-    @inline(__always)
-    private static func shuffleBytes(_ x: SIMD64<UInt8>, _ index: SIMD64<UInt8>) -> SIMD64<UInt8> {
-        unsafeBitCast(Builtin.int_x86_avx512_pshuf_b_512(unsafeBitCast(x, to: Builtin.Vec64xInt8.self),
-                                                         unsafeBitCast(index, to: Builtin.Vec64xInt8.self)), to: SIMD64<UInt8>.self)
-    }
-
     // The generic SIMD operators are lane loops that LLVM does not always vectorize; these are one instruction each.
     @inline(__always)
     private static func and(_ x: SIMD64<UInt8>, _ y: SIMD64<UInt8>) -> SIMD64<UInt8> {
@@ -156,13 +139,6 @@ public enum MatrixVectorProducts {
     private static func shiftWordsRight4(_ x: SIMD64<UInt8>) -> SIMD64<UInt8> {
         let four = unsafeBitCast(SIMD32<UInt16>(repeating: 4), to: Builtin.Vec32xInt16.self)
         return unsafeBitCast(Builtin.lshr_Vec32xInt16(unsafeBitCast(x, to: Builtin.Vec32xInt16.self), four), to: SIMD64<UInt8>.self)
-    }
-
-    /// 0xFF where the bytes are equal, 0 elsewhere.
-    @inline(__always)
-    private static func equalBytes(_ x: SIMD64<UInt8>, _ y: SIMD64<UInt8>) -> SIMD64<UInt8> {
-        let equal = Builtin.cmp_eq_Vec64xInt8(unsafeBitCast(x, to: Builtin.Vec64xInt8.self), unsafeBitCast(y, to: Builtin.Vec64xInt8.self))
-        return unsafeBitCast(Builtin.sext_Vec64xInt1_Vec64xInt8(equal), to: SIMD64<UInt8>.self)
     }
 
     /// F16 bit patterns widened to F32 exactly (`vcvtph2ps`).

@@ -73,21 +73,26 @@ public enum VectorOps {
     /// `y + r * stride`; `y` may be `x`): each row's bits are `rmsNorm`'s. A row's Double sum is one
     /// chain of dependent additions in index order (ggml's), four cycles each; eight rows' chains run
     /// side by side here, so the additions overlap instead of waiting on one another.
+    /// `avx512`: the AVX-512 sums (`RowSums`), where the CPU has them; the same bits either way.
     public static func rmsNorm(rows: Int, _ x: UnsafePointer<Float>, stride: Int, weight: UnsafePointer<Float>, epsilon: Float,
-                               into y: UnsafeMutablePointer<Float>, count: Int) {
+                               into y: UnsafeMutablePointer<Float>, count: Int, avx512: Bool = CPUFeatures.avx512VNNI) {
         var r = 0
         while r < rows {
             let n = min(8, rows - r)
             // Rows past the last are stand-ins for it: summed, never written.
             @inline(__always) func row(_ k: Int) -> UnsafePointer<Float> { x + (r + min(k, n - 1)) * stride }
             let x0 = row(0), x1 = row(1), x2 = row(2), x3 = row(3), x4 = row(4), x5 = row(5), x6 = row(6), x7 = row(7)
-            var s0: Double = 0, s1: Double = 0, s2: Double = 0, s3: Double = 0
-            var s4: Double = 0, s5: Double = 0, s6: Double = 0, s7: Double = 0
-            for j in 0..<count {
-                s0 += Double(x0[j] * x0[j]); s1 += Double(x1[j] * x1[j]); s2 += Double(x2[j] * x2[j]); s3 += Double(x3[j] * x3[j])
-                s4 += Double(x4[j] * x4[j]); s5 += Double(x5[j] * x5[j]); s6 += Double(x6[j] * x6[j]); s7 += Double(x7[j] * x7[j])
+            let sums: SIMD8<Double>
+            #if arch(x86_64)
+            if avx512 {
+                // Eight squares of each row at a time, transposed into the lanes (KernelsAVX512.RowSums).
+                sums = RowSums.squares((x0, x1, x2, x3, x4, x5, x6, x7), count: count)
+            } else {
+                sums = squareSums(x0, x1, x2, x3, x4, x5, x6, x7, count: count)
             }
-            let sums = SIMD8<Double>(s0, s1, s2, s3, s4, s5, s6, s7)
+            #else
+            sums = squareSums(x0, x1, x2, x3, x4, x5, x6, x7, count: count)
+            #endif
             for k in 0..<n {
                 let meanSquare = Float(sums[k] / Double(count))
                 scaleRow(x + (r + k) * stride, by: 1 / (meanSquare + epsilon).squareRoot(), weight: weight,
@@ -95,6 +100,20 @@ public enum VectorOps {
             }
             r += n
         }
+    }
+
+    /// Eight rows' sums of squares as eight scalar chains side by side.
+    @inline(__always)
+    private static func squareSums(_ x0: UnsafePointer<Float>, _ x1: UnsafePointer<Float>, _ x2: UnsafePointer<Float>, _ x3: UnsafePointer<Float>,
+                                   _ x4: UnsafePointer<Float>, _ x5: UnsafePointer<Float>, _ x6: UnsafePointer<Float>, _ x7: UnsafePointer<Float>,
+                                   count: Int) -> SIMD8<Double> {
+        var s0: Double = 0, s1: Double = 0, s2: Double = 0, s3: Double = 0
+        var s4: Double = 0, s5: Double = 0, s6: Double = 0, s7: Double = 0
+        for j in 0..<count {
+            s0 += Double(x0[j] * x0[j]); s1 += Double(x1[j] * x1[j]); s2 += Double(x2[j] * x2[j]); s3 += Double(x3[j] * x3[j])
+            s4 += Double(x4[j] * x4[j]); s5 += Double(x5[j] * x5[j]); s6 += Double(x6[j] * x6[j]); s7 += Double(x7[j] * x7[j])
+        }
+        return SIMD8<Double>(s0, s1, s2, s3, s4, s5, s6, s7)
     }
 
     @inline(__always)

@@ -162,8 +162,9 @@ final class KernelVectorOpsTests: XCTestCase {
         }
     }
 
-    /// `rmsNorm(rows:)` (eight rows' sums side by side) gives each row `rmsNorm`'s bits, for row counts
-    /// below, at and above a group of eight, in place and not, with rows further apart than they are long.
+    /// `rmsNorm(rows:)` (eight rows' sums side by side: transposed AVX-512 vectors, or scalar chains) gives
+    /// each row `rmsNorm`'s bits, for row counts below, at and above a group of eight, in place and not,
+    /// with rows further apart than they are long.
     func testRowGroupRMSNormEqualsOneRowAtATime() {
         var rng = SeededGenerator(seed: 23)
         for (rows, count, stride) in [(1, 640, 640), (3, 256, 256), (8, 64, 70), (13, 579, 600), (20, 256, 256)] {
@@ -179,6 +180,10 @@ final class KernelVectorOpsTests: XCTestCase {
             inPlace.withUnsafeMutableBufferPointer { p in
                 VectorOps.rmsNorm(rows: rows, p.baseAddress!, stride: stride, weight: w, epsilon: 1e-6, into: p.baseAddress!, count: count)
             }
+            // Without AVX-512: eight scalar chains.
+            var chains = [Float](repeating: .nan, count: rows * stride)
+            VectorOps.rmsNorm(rows: rows, x, stride: stride, weight: w, epsilon: 1e-6, into: &chains, count: count, avx512: false)
+            XCTAssertEqual(chains.map(\.bitPattern), expected.map(\.bitPattern), "scalar chains: rows \(rows)")
             for r in 0..<rows {
                 for i in 0..<count {
                     XCTAssertEqual(grouped[r * stride + i].bitPattern, expected[r * stride + i].bitPattern, "rows \(rows) row \(r) value \(i)")

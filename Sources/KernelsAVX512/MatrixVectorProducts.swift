@@ -113,14 +113,6 @@ public enum MatrixVectorProducts {
     private static var finalFirst: SIMD16<Int32> { SIMD16(0, 4, 8, 12, 16, 20, 24, 28, 2, 6, 10, 14, 18, 22, 26, 30) }
     private static var finalSecond: SIMD16<Int32> { SIMD16(1, 5, 9, 13, 17, 21, 25, 29, 3, 7, 11, 15, 19, 23, 27, 31) }
 
-    /// Lane i: lane `index[i]` of x (0..<16) or of y (16..<32) (`vpermt2d`).
-    @inline(__always)
-    private static func permute(_ x: SIMD16<Int32>, _ y: SIMD16<Int32>, _ index: SIMD16<Int32>) -> SIMD16<Int32> {
-        unsafeBitCast(Builtin.int_x86_avx512_vpermi2var_d_512(
-            unsafeBitCast(x, to: Builtin.Vec16xInt32.self), unsafeBitCast(index, to: Builtin.Vec16xInt32.self),
-            unsafeBitCast(y, to: Builtin.Vec16xInt32.self)), to: SIMD16<Int32>.self)
-    }
-
     // The generic SIMD operators are lane loops that LLVM does not always vectorize; these are one instruction each.
     @inline(__always)
     private static func and(_ x: SIMD64<UInt8>, _ y: SIMD64<UInt8>) -> SIMD64<UInt8> {

@@ -51,14 +51,6 @@ public enum RowSums {
         return sums
     }
 
-    /// Lane i: lane `index[i]` of x (0..<16) or of y (16..<32) (`vpermt2ps`).
-    @inline(__always)
-    private static func permute(_ x: SIMD16<Float>, _ y: SIMD16<Float>, _ index: SIMD16<Int32>) -> SIMD16<Float> {
-        unsafeBitCast(Builtin.int_x86_avx512_vpermi2var_ps_512(
-            unsafeBitCast(x, to: Builtin.Vec16xFPIEEE32.self), unsafeBitCast(index, to: Builtin.Vec16xInt32.self),
-            unsafeBitCast(y, to: Builtin.Vec16xFPIEEE32.self)), to: SIMD16<Float>.self)
-    }
-
     /// Exactly (`vcvtps2pd`).
     @inline(__always)
     private static func widen(_ v: SIMD8<Float>) -> SIMD8<Double> {

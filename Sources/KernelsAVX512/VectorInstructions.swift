@@ -19,4 +19,18 @@ func dotBytes(_ acc: SIMD16<Int32>, _ w: SIMD16<Int32>, _ x: SIMD16<Int32>) -> S
 func toFloat(_ v: SIMD16<Int32>) -> SIMD16<Float> {
     unsafeBitCast(Builtin.sitofp_Vec16xInt32_Vec16xFPIEEE32(unsafeBitCast(v, to: Builtin.Vec16xInt32.self)), to: SIMD16<Float>.self)
 }
+
+/// Lane i: lane `index[i]` of x (0..<16) or of y (16..<32) (`vpermt2d`).
+@inline(__always)
+func permute(_ x: SIMD16<Int32>, _ y: SIMD16<Int32>, _ index: SIMD16<Int32>) -> SIMD16<Int32> {
+    unsafeBitCast(Builtin.int_x86_avx512_vpermi2var_d_512(
+        unsafeBitCast(x, to: Builtin.Vec16xInt32.self), unsafeBitCast(index, to: Builtin.Vec16xInt32.self),
+        unsafeBitCast(y, to: Builtin.Vec16xInt32.self)), to: SIMD16<Int32>.self)
+}
+
+/// `permute` of F32 lanes (`vpermt2ps`).
+@inline(__always)
+func permute(_ x: SIMD16<Float>, _ y: SIMD16<Float>, _ index: SIMD16<Int32>) -> SIMD16<Float> {
+    unsafeBitCast(permute(unsafeBitCast(x, to: SIMD16<Int32>.self), unsafeBitCast(y, to: SIMD16<Int32>.self), index), to: SIMD16<Float>.self)
+}
 #endif

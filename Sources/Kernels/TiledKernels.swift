@@ -468,6 +468,8 @@ enum TiledKernels {
                       output: output, outputStride: outputStride)
         } else if W.format == .q5_0 && kernels.avx512 && !ggmlOrder && !matrix.interleavedRows && (matrix.columns / 32) % 2 == 0 {
             q5_0Tail(matrix, range, activations: activations, rowBytes: rowBytes, tail: tail, output: output, outputStride: outputStride)
+        } else if W.format == .q4_K && kernels.avx512 && !matrix.interleavedRows {
+            q4_KTail(matrix, range, activations: activations, rowBytes: rowBytes, tail: tail, output: output, outputStride: outputStride)
         } else if W.format == .q4_K || W.format == .q6_K {
             streamingSuperblockTail(W.self, matrix, range, activations: activations, rowBytes: rowBytes, tail: tail,
                                     output: output, outputStride: outputStride)
@@ -603,28 +605,48 @@ enum TiledKernels {
         }
     }
 
-    /// Q5_0 tail tokens through `KernelsAVX512.MatrixVectorProducts.q5_0`, eight rows at a time
-    /// (the same bits as `streamingTail`); while the first token passes a group, the next group is prefetched.
+    /// Q5_0 tail tokens through `KernelsAVX512.MatrixVectorProducts.q5_0` (the same bits as `streamingTail`).
     @inline(never)
     private static func q5_0Tail(_ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer, rowBytes: Int,
                                  tail: Range<Int>, output: UnsafeMutablePointer<Float>, outputStride: Int) {
         #if arch(x86_64)
         let blocks = matrix.columns / 32
+        avx512Tail(matrix, range, activations: activations, rowBytes: rowBytes, tail: tail, output: output, outputStride: outputStride) {
+            MatrixVectorProducts.q5_0($0, rowStride: matrix.rowStride, rows: $1, blocks: blocks, x: $2, output: $3, prefetch: $4, prefetchBytes: $5)
+        }
+        #endif
+    }
+
+    /// Q4_K tail tokens through `KernelsAVX512.MatrixVectorProducts.q4_K` (the same bits as `streamingSuperblockTail`).
+    @inline(never)
+    private static func q4_KTail(_ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer, rowBytes: Int,
+                                 tail: Range<Int>, output: UnsafeMutablePointer<Float>, outputStride: Int) {
+        #if arch(x86_64)
+        let superblocks = matrix.columns / 256
+        avx512Tail(matrix, range, activations: activations, rowBytes: rowBytes, tail: tail, output: output, outputStride: outputStride) {
+            MatrixVectorProducts.q4_K($0, rowStride: matrix.rowStride, rows: $1, superblocks: superblocks, x: $2, output: $3,
+                                      prefetch: $4, prefetchBytes: $5)
+        }
+        #endif
+    }
+
+    /// The walk of the AVX-512 matrix-vector kernels: eight rows at a time, every tail token; while
+    /// the first token passes a group, the next group is prefetched.
+    @inline(__always)
+    private static func avx512Tail(_ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer, rowBytes: Int,
+                                   tail: Range<Int>, output: UnsafeMutablePointer<Float>, outputStride: Int,
+                                   kernel: (_ rows: UnsafeRawPointer, _ count: Int, _ x: UnsafeRawPointer, _ output: UnsafeMutablePointer<Float>,
+                                            _ prefetch: UnsafeRawPointer?, _ prefetchBytes: Int) -> Void) {
         var r = range.lowerBound
         while r < range.upperBound {
             let rows = min(8, range.upperBound - r)
             let nextRows = min(8, max(0, range.upperBound - r - 8))
             for t in tail {
-                MatrixVectorProducts.q5_0(matrix.row(r), rowStride: matrix.rowStride, rows: rows, blocks: blocks,
-                                          x: activations + t * rowBytes, output: output + t * outputStride + r,
-                                          prefetch: t == tail.lowerBound && nextRows > 0 ? matrix.row(r + 8) : nil,
-                                          prefetchBytes: nextRows * matrix.rowStride)
+                kernel(matrix.row(r), rows, activations + t * rowBytes, output + t * outputStride + r,
+                       t == tail.lowerBound && nextRows > 0 ? matrix.row(r + 8) : nil, nextRows * matrix.rowStride)
             }
             r += 8
         }
-        #else
-        preconditionFailure("q5_0Tail: AVX-512 only")
-        #endif
     }
 
     /// The remaining tail cases (Q4_0/Q4_1, interleaved rows, llama.cpp order): eight rows read

@@ -51,10 +51,7 @@ public enum MatrixVectorProducts {
             let d0 = dot(w0), d1 = dot(w1), d2 = dot(w2), d3 = dot(w3), d4 = dot(w4), d5 = dot(w5), d6 = dot(w6), d7 = dot(w7)
             // Per row, [block 2p: 8 lanes | block 2p + 1: 8 lanes] summed to one lane each: lanes 0..<8
             // of `isums` are block 2p's rows 0..<8, lanes 8..<16 block 2p + 1's.
-            let q01 = foldHalves(d0, d1), q23 = foldHalves(d2, d3), q45 = foldHalves(d4, d5), q67 = foldHalves(d6, d7)
-            let h0123 = foldPairs(q01, q23), h4567 = foldPairs(q45, q67)
-            let isums = permute(h0123, h4567, finalFirst) &+ permute(h0123, h4567, finalSecond)
-            let floats = toFloat(isums)
+            let floats = toFloat(blockSums(d0, d1, d2, d3, d4, d5, d6, d7))
             @inline(__always) func scale(_ w: UnsafeRawPointer, _ block: Int) -> UInt16 {
                 w.loadUnaligned(fromByteOffset: at + q5_0BlockBytes * block, as: UInt16.self)
             }
@@ -69,6 +66,110 @@ public enum MatrixVectorProducts {
         }
         let result = acc + off
         for i in 0..<rows { output[i] = result[i] }
+    }
+
+    /// `q5_0` for Q4_K (144-byte superblocks of 256 elements: F16 `d` and `dmin`, twelve bytes of
+    /// 6-bit scales and minimums for the eight 32-element blocks, 128 bytes of nibbles), `superblocks`
+    /// per row. Per row and superblock, four vectors of two blocks (32 packed bytes twice: low nibbles
+    /// are block 2k, high nibbles block 2k + 1) meet the activations in one `vpdpbusd` each; the eight
+    /// rows' scale and minimum codes are transposed to block-major order with one byte permute
+    /// (`vpermb`). Per block, `scale = d * Float(sc)` and `offset = -(dmin * Float(m))`, the F32
+    /// operations of `Kernels.Q4_KBlocks`, then `rows8`'s order: the same bits.
+    public static func q4_K(_ weights: UnsafeRawPointer, rowStride: Int, rows: Int, superblocks: Int,
+                            x: UnsafeRawPointer, output: UnsafeMutablePointer<Float>,
+                            prefetch: UnsafeRawPointer?, prefetchBytes: Int) {
+        precondition(rows >= 1 && rows <= 8, "MatrixVectorProducts.q4_K: 1...8 rows")
+        @inline(__always) func row(_ i: Int) -> UnsafeRawPointer { weights + min(i, rows - 1) * rowStride }
+        let w0 = row(0), w1 = row(1), w2 = row(2), w3 = row(3), w4 = row(4), w5 = row(5), w6 = row(6), w7 = row(7)
+        let blocks = 8 * superblocks
+        let scales = (x + 32 * blocks).assumingMemoryBound(to: Float.self)
+        let sums = scales + blocks
+        let lines = prefetch == nil ? 0 : (prefetchBytes + 63) / 64
+        let linesPerSuperblock = (lines + superblocks - 1) / superblocks
+        // Bytes 8r + j (row r, block j) to 8j + r.
+        let transpose = unsafeBitCast(SIMD8<UInt64>(0x3830_2820_1810_0800, 0x3931_2921_1911_0901, 0x3A32_2A22_1A12_0A02, 0x3B33_2B23_1B13_0B03,
+                                                    0x3C34_2C24_1C14_0C04, 0x3D35_2D25_1D15_0D05, 0x3E36_2E26_1E16_0E06, 0x3F37_2F27_1F17_0F07),
+                                      to: SIMD64<UInt8>.self)
+        var acc = SIMD8<Float>(), off = SIMD8<Float>()
+        for s in 0..<superblocks {
+            if let prefetch {
+                var line = s * linesPerSuperblock
+                while line < min(lines, (s + 1) * linesPerSuperblock) { prefetchLine(prefetch + 64 * line); line += 1 }
+            }
+            let at = 144 * s
+            // Per row, the eight blocks' scale codes and minimum codes (byte j: block j), as ggml unpacks them.
+            @inline(__always) func codes(_ w: UnsafeRawPointer) -> (scales: UInt64, minimums: UInt64) {
+                let q0 = w.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)
+                let q1 = w.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self)
+                let q2 = w.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self)
+                return (UInt64(q0 & 0x3F3F_3F3F) | UInt64((q2 & 0x0F0F_0F0F) | ((q0 >> 2) & 0x3030_3030)) << 32,
+                        UInt64(q1 & 0x3F3F_3F3F) | UInt64(((q2 >> 4) & 0x0F0F_0F0F) | ((q1 >> 2) & 0x3030_3030)) << 32)
+            }
+            let c0 = codes(w0), c1 = codes(w1), c2 = codes(w2), c3 = codes(w3), c4 = codes(w4), c5 = codes(w5), c6 = codes(w6), c7 = codes(w7)
+            let scaleCodes = permuteBytes(unsafeBitCast(SIMD8<UInt64>(c0.scales, c1.scales, c2.scales, c3.scales,
+                                                                      c4.scales, c5.scales, c6.scales, c7.scales), to: SIMD64<UInt8>.self), transpose)
+            let minimumCodes = permuteBytes(unsafeBitCast(SIMD8<UInt64>(c0.minimums, c1.minimums, c2.minimums, c3.minimums,
+                                                                        c4.minimums, c5.minimums, c6.minimums, c7.minimums), to: SIMD64<UInt8>.self), transpose)
+            @inline(__always) func half(_ w: UnsafeRawPointer, _ offset: Int) -> UInt16 { w.loadUnaligned(fromByteOffset: at + offset, as: UInt16.self) }
+            let d8 = widen(SIMD8<UInt16>(half(w0, 0), half(w1, 0), half(w2, 0), half(w3, 0), half(w4, 0), half(w5, 0), half(w6, 0), half(w7, 0)))
+            let m8 = widen(SIMD8<UInt16>(half(w0, 2), half(w1, 2), half(w2, 2), half(w3, 2), half(w4, 2), half(w5, 2), half(w6, 2), half(w7, 2)))
+            let d = SIMD16(lowHalf: d8, highHalf: d8), dmin = SIMD16(lowHalf: m8, highHalf: m8)
+            for k in 0..<4 {
+                let xv = (x + 256 * s + 64 * k).loadUnaligned(as: SIMD16<Int32>.self)
+                @inline(__always) func dot(_ w: UnsafeRawPointer) -> SIMD16<Int32> {
+                    let packed = w.loadUnaligned(fromByteOffset: at + 16 + 32 * k, as: SIMD32<UInt8>.self)
+                    let both = SIMD64(lowHalf: packed, highHalf: packed)
+                    let codes = or(and(both, lowNibbles), and(shiftWordsRight4(both), highNibbles))
+                    return dotBytes(SIMD16(), unsafeBitCast(codes, to: SIMD16<Int32>.self), xv)
+                }
+                let d0 = dot(w0), d1 = dot(w1), d2 = dot(w2), d3 = dot(w3), d4 = dot(w4), d5 = dot(w5), d6 = dot(w6), d7 = dot(w7)
+                let floats = toFloat(blockSums(d0, d1, d2, d3, d4, d5, d6, d7))
+                // Lanes 0..<8: block 2k's rows, 8..<16: block 2k + 1's.
+                let blockScales = d * toFloat(widenBytes(scaleCodes, quarter: k))
+                let blockOffsets = -(dmin * toFloat(widenBytes(minimumCodes, quarter: k)))
+                for h in 0..<2 {
+                    let b = 8 * s + 2 * k + h
+                    let scale = h == 0 ? blockScales.lowHalf : blockScales.highHalf
+                    let offset = h == 0 ? blockOffsets.lowHalf : blockOffsets.highHalf
+                    acc.addProduct(scale * SIMD8(repeating: scales[b]), h == 0 ? floats.lowHalf : floats.highHalf)
+                    off.addProduct(offset, SIMD8(repeating: sums[b]))
+                }
+            }
+        }
+        let result = acc + off
+        for i in 0..<rows { output[i] = result[i] }
+    }
+
+    private static var lowNibbles: SIMD64<UInt8> {
+        unsafeBitCast(SIMD8<UInt64>(nibbleMask, nibbleMask, nibbleMask, nibbleMask, 0, 0, 0, 0), to: SIMD64<UInt8>.self)
+    }
+    private static var highNibbles: SIMD64<UInt8> {
+        unsafeBitCast(SIMD8<UInt64>(0, 0, 0, 0, nibbleMask, nibbleMask, nibbleMask, nibbleMask), to: SIMD64<UInt8>.self)
+    }
+
+    /// Eight rows' vectors of two blocks' Int32 partial sums (each [block A: 8 lanes | block B: 8 lanes])
+    /// summed per row and block: lanes 0..<8 are block A's rows 0..<8, lanes 8..<16 block B's.
+    @inline(__always)
+    private static func blockSums(_ d0: SIMD16<Int32>, _ d1: SIMD16<Int32>, _ d2: SIMD16<Int32>, _ d3: SIMD16<Int32>,
+                                  _ d4: SIMD16<Int32>, _ d5: SIMD16<Int32>, _ d6: SIMD16<Int32>, _ d7: SIMD16<Int32>) -> SIMD16<Int32> {
+        let q01 = foldHalves(d0, d1), q23 = foldHalves(d2, d3), q45 = foldHalves(d4, d5), q67 = foldHalves(d6, d7)
+        let h0123 = foldPairs(q01, q23), h4567 = foldPairs(q45, q67)
+        return permute(h0123, h4567, finalFirst) &+ permute(h0123, h4567, finalSecond)
+    }
+
+    /// Bytes `16 * quarter ..< 16 * quarter + 16` of `v`, zero-extended to Int32 lanes.
+    @inline(__always)
+    private static func widenBytes(_ v: SIMD64<UInt8>, quarter: Int) -> SIMD16<Int32> {
+        var copy = v
+        let bytes = withUnsafeBytes(of: &copy) { $0.loadUnaligned(fromByteOffset: 16 * quarter, as: SIMD16<UInt8>.self) }
+        return unsafeBitCast(Builtin.zext_Vec16xInt8_Vec16xInt32(unsafeBitCast(bytes, to: Builtin.Vec16xInt8.self)), to: SIMD16<Int32>.self)
+    }
+
+    /// Byte i: byte `index[i] & 63` of v (`vpermb`).
+    @inline(__always)
+    private static func permuteBytes(_ v: SIMD64<UInt8>, _ index: SIMD64<UInt8>) -> SIMD64<UInt8> {
+        unsafeBitCast(Builtin.int_x86_avx512_permvar_qi_512(unsafeBitCast(v, to: Builtin.Vec64xInt8.self),
+                                                            unsafeBitCast(index, to: Builtin.Vec64xInt8.self)), to: SIMD64<UInt8>.self)
     }
 
     /// Two Q5_0 blocks (at `blk` and `blk + 22`) as 64 unsigned codes: block 0's elements 0..<32,

@@ -466,10 +466,8 @@ enum TiledKernels {
         if tail.count >= 2 && !(W.headerScales && (ggmlOrder || W.fourBitCodes)) && !matrix.interleavedRows {
             tiledTail(W.self, matrix, range, activations: activations, rowBytes: rowBytes, tail: tail,
                       output: output, outputStride: outputStride)
-        } else if W.format == .q5_0 && kernels.avx512 && !ggmlOrder && !matrix.interleavedRows && (matrix.columns / 32) % 2 == 0 {
-            q5_0Tail(matrix, range, activations: activations, rowBytes: rowBytes, tail: tail, output: output, outputStride: outputStride)
-        } else if W.format == .q4_K && kernels.avx512 && !matrix.interleavedRows {
-            q4_KTail(matrix, range, activations: activations, rowBytes: rowBytes, tail: tail, output: output, outputStride: outputStride)
+        } else if kernels.avx512 && !ggmlOrder && avx512MatrixVector(matrix) {
+            avx512Tail(matrix, range, activations: activations, rowBytes: rowBytes, tail: tail, output: output, outputStride: outputStride)
         } else if W.format == .q4_K || W.format == .q6_K {
             streamingSuperblockTail(W.self, matrix, range, activations: activations, rowBytes: rowBytes, tail: tail,
                                     output: output, outputStride: outputStride)
@@ -605,48 +603,47 @@ enum TiledKernels {
         }
     }
 
-    /// Q5_0 tail tokens through `KernelsAVX512.MatrixVectorProducts.q5_0` (the same bits as `streamingTail`).
+    /// Whether `avx512Tail` takes products of this matrix: Q5_0 (an even number of blocks) and Q4_K, row-major.
+    static func avx512MatrixVector(_ matrix: MatrixView) -> Bool {
+        guard !matrix.interleavedRows else { return false }
+        switch matrix.format {
+        case .q5_0: return (matrix.columns / 32) % 2 == 0
+        case .q4_K: return true
+        default: return false
+        }
+    }
+
+    /// Tail tokens through `KernelsAVX512.MatrixVectorProducts` (the same bits as `streamingTail` and
+    /// `streamingSuperblockTail`), eight rows at a time, every tail token; while the first token passes a
+    /// group, the next group is prefetched.
     @inline(never)
-    private static func q5_0Tail(_ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer, rowBytes: Int,
-                                 tail: Range<Int>, output: UnsafeMutablePointer<Float>, outputStride: Int) {
+    private static func avx512Tail(_ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer, rowBytes: Int,
+                                   tail: Range<Int>, output: UnsafeMutablePointer<Float>, outputStride: Int) {
         #if arch(x86_64)
         let blocks = matrix.columns / 32
-        avx512Tail(matrix, range, activations: activations, rowBytes: rowBytes, tail: tail, output: output, outputStride: outputStride) {
-            MatrixVectorProducts.q5_0($0, rowStride: matrix.rowStride, rows: $1, blocks: blocks, x: $2, output: $3, prefetch: $4, prefetchBytes: $5)
-        }
-        #endif
-    }
-
-    /// Q4_K tail tokens through `KernelsAVX512.MatrixVectorProducts.q4_K` (the same bits as `streamingSuperblockTail`).
-    @inline(never)
-    private static func q4_KTail(_ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer, rowBytes: Int,
-                                 tail: Range<Int>, output: UnsafeMutablePointer<Float>, outputStride: Int) {
-        #if arch(x86_64)
-        let superblocks = matrix.columns / 256
-        avx512Tail(matrix, range, activations: activations, rowBytes: rowBytes, tail: tail, output: output, outputStride: outputStride) {
-            MatrixVectorProducts.q4_K($0, rowStride: matrix.rowStride, rows: $1, superblocks: superblocks, x: $2, output: $3,
-                                      prefetch: $4, prefetchBytes: $5)
-        }
-        #endif
-    }
-
-    /// The walk of the AVX-512 matrix-vector kernels: eight rows at a time, every tail token; while
-    /// the first token passes a group, the next group is prefetched.
-    @inline(__always)
-    private static func avx512Tail(_ matrix: MatrixView, _ range: Range<Int>, activations: UnsafeRawPointer, rowBytes: Int,
-                                   tail: Range<Int>, output: UnsafeMutablePointer<Float>, outputStride: Int,
-                                   kernel: (_ rows: UnsafeRawPointer, _ count: Int, _ x: UnsafeRawPointer, _ output: UnsafeMutablePointer<Float>,
-                                            _ prefetch: UnsafeRawPointer?, _ prefetchBytes: Int) -> Void) {
         var r = range.lowerBound
         while r < range.upperBound {
             let rows = min(8, range.upperBound - r)
             let nextRows = min(8, max(0, range.upperBound - r - 8))
             for t in tail {
-                kernel(matrix.row(r), rows, activations + t * rowBytes, output + t * outputStride + r,
-                       t == tail.lowerBound && nextRows > 0 ? matrix.row(r + 8) : nil, nextRows * matrix.rowStride)
+                let x = activations + t * rowBytes, out = output + t * outputStride + r
+                let ahead = t == tail.lowerBound && nextRows > 0 ? matrix.row(r + 8) : nil, aheadBytes = nextRows * matrix.rowStride
+                switch matrix.format {
+                case .q5_0:
+                    MatrixVectorProducts.q5_0(matrix.row(r), rowStride: matrix.rowStride, rows: rows, blocks: blocks, x: x, output: out,
+                                              prefetch: ahead, prefetchBytes: aheadBytes)
+                case .q4_K:
+                    MatrixVectorProducts.q4_K(matrix.row(r), rowStride: matrix.rowStride, rows: rows, superblocks: blocks / 8, x: x,
+                                              output: out, prefetch: ahead, prefetchBytes: aheadBytes)
+                default:
+                    preconditionFailure("avx512Tail: no AVX-512 matrix-vector kernel for \(matrix.format)")
+                }
             }
             r += 8
         }
+        #else
+        preconditionFailure("avx512Tail: AVX-512 only")
+        #endif
     }
 
     /// The remaining tail cases (Q4_0/Q4_1, interleaved rows, llama.cpp order): eight rows read

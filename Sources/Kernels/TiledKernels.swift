@@ -603,12 +603,12 @@ enum TiledKernels {
         }
     }
 
-    /// Whether `avx512Tail` takes products of this matrix: Q5_0 (an even number of blocks) and Q4_K, row-major.
+    /// Whether `avx512Tail` takes products of this matrix: Q5_0 (an even number of blocks), Q4_K and Q6_K, row-major.
     static func avx512MatrixVector(_ matrix: MatrixView) -> Bool {
         guard !matrix.interleavedRows else { return false }
         switch matrix.format {
         case .q5_0: return (matrix.columns / 32) % 2 == 0
-        case .q4_K: return true
+        case .q4_K, .q6_K: return true
         default: return false
         }
     }
@@ -634,6 +634,9 @@ enum TiledKernels {
                                               prefetch: ahead, prefetchBytes: aheadBytes)
                 case .q4_K:
                     MatrixVectorProducts.q4_K(matrix.row(r), rowStride: matrix.rowStride, rows: rows, superblocks: blocks / 8, x: x,
+                                              output: out, prefetch: ahead, prefetchBytes: aheadBytes)
+                case .q6_K:
+                    MatrixVectorProducts.q6_K(matrix.row(r), rowStride: matrix.rowStride, rows: rows, superblocks: blocks / 8, x: x,
                                               output: out, prefetch: ahead, prefetchBytes: aheadBytes)
                 default:
                     preconditionFailure("avx512Tail: no AVX-512 matrix-vector kernel for \(matrix.format)")

@@ -140,6 +140,97 @@ public enum MatrixVectorProducts {
         for i in 0..<rows { output[i] = result[i] }
     }
 
+    /// `q5_0` for Q6_K (210-byte superblocks of 256 elements: 128 bytes of low nibbles, 64 bytes of
+    /// high 2-bit pairs, sixteen Int8 scales of 16 elements each, F16 `d`), `superblocks` per row.
+    /// Per row and superblock, four vectors of two blocks: the unsigned 6-bit codes meet the
+    /// activations in one `vpdpbusd`; each lane (four elements) loses `32 *` its four activation
+    /// codes' sum (one `vpdpbusd` of ones per vector, shared by the rows) and is multiplied by its
+    /// 16 elements' scale, so a block's lanes sum to its exact integer product with the codes minus 32.
+    /// Per block, `acc = fma(d * d_x, Float(isum), acc)`, then `acc + 0`: `rows8`'s order, the same bits.
+    public static func q6_K(_ weights: UnsafeRawPointer, rowStride: Int, rows: Int, superblocks: Int,
+                            x: UnsafeRawPointer, output: UnsafeMutablePointer<Float>,
+                            prefetch: UnsafeRawPointer?, prefetchBytes: Int) {
+        precondition(rows >= 1 && rows <= 8, "MatrixVectorProducts.q6_K: 1...8 rows")
+        @inline(__always) func row(_ i: Int) -> UnsafeRawPointer { weights + min(i, rows - 1) * rowStride }
+        let w0 = row(0), w1 = row(1), w2 = row(2), w3 = row(3), w4 = row(4), w5 = row(5), w6 = row(6), w7 = row(7)
+        let blocks = 8 * superblocks
+        let scales = (x + 32 * blocks).assumingMemoryBound(to: Float.self)
+        let lines = prefetch == nil ? 0 : (prefetchBytes + 63) / 64
+        let linesPerSuperblock = (lines + superblocks - 1) / superblocks
+        let ones = SIMD16<Int32>(repeating: 0x0101_0101)
+        var acc = SIMD8<Float>()
+        for s in 0..<superblocks {
+            if let prefetch {
+                var line = s * linesPerSuperblock
+                while line < min(lines, (s + 1) * linesPerSuperblock) { prefetchLine(prefetch + 64 * line); line += 1 }
+            }
+            let at = 210 * s
+            @inline(__always) func half(_ w: UnsafeRawPointer) -> UInt16 { w.loadUnaligned(fromByteOffset: at + 208, as: UInt16.self) }
+            let d = widen(SIMD8<UInt16>(half(w0), half(w1), half(w2), half(w3), half(w4), half(w5), half(w6), half(w7)))
+            for k in 0..<4 {
+                let xv = (x + 256 * s + 64 * k).loadUnaligned(as: SIMD16<Int32>.self)
+                let zero = dotBytes(SIMD16(), ones, xv) &<< 5
+                // Blocks 2k and 2k + 1: the low nibbles (k even) or high nibbles (k odd) of the 64 bytes of
+                // `ql` of superblock half k / 2, and bits (0-1, 2-3) or (4-5, 6-7) of its 32 bytes of `qh`.
+                let n = k / 2, odd = k % 2 == 1
+                @inline(__always) func dot(_ w: UnsafeRawPointer) -> SIMD16<Int32> {
+                    let ql = w.loadUnaligned(fromByteOffset: at + 64 * n, as: SIMD64<UInt8>.self)
+                    let qh32 = w.loadUnaligned(fromByteOffset: at + 128 + 32 * n, as: SIMD32<UInt8>.self)
+                    let qh = SIMD64(lowHalf: qh32, highHalf: qh32)
+                    let low = odd ? shiftWordsRight4(ql) : ql
+                    let high = odd ? shiftWords(qh, right: oddHighShifts) : shiftWords(qh, left: evenHighShifts)
+                    let codes = or(and(low, SIMD64(repeating: 0x0F)), and(high, SIMD64(repeating: 0x30)))
+                    let sixteens = w.loadUnaligned(fromByteOffset: at + 192, as: SIMD16<Int8>.self)
+                    let lanes = permute(widenSigned(sixteens), widenSigned(sixteens), scaleLanes(k))
+                    return (dotBytes(SIMD16(), unsafeBitCast(codes, to: SIMD16<Int32>.self), xv) &- zero) &* lanes
+                }
+                let d0 = dot(w0), d1 = dot(w1), d2 = dot(w2), d3 = dot(w3), d4 = dot(w4), d5 = dot(w5), d6 = dot(w6), d7 = dot(w7)
+                let floats = toFloat(blockSums(d0, d1, d2, d3, d4, d5, d6, d7))
+                let b = 8 * s + 2 * k
+                acc.addProduct(d * SIMD8(repeating: scales[b]), floats.lowHalf)
+                acc.addProduct(d * SIMD8(repeating: scales[b + 1]), floats.highHalf)
+            }
+        }
+        let result = acc + SIMD8<Float>()
+        for i in 0..<rows { output[i] = result[i] }
+    }
+
+    /// Per 16-bit lane: the low 32 bytes shift left by 4 (bits 0-1 to 4-5), the high 32 by 2 (bits 2-3 to 4-5).
+    private static var evenHighShifts: SIMD32<UInt16> {
+        unsafeBitCast(SIMD8<UInt64>(0x0004_0004_0004_0004, 0x0004_0004_0004_0004, 0x0004_0004_0004_0004, 0x0004_0004_0004_0004,
+                                    0x0002_0002_0002_0002, 0x0002_0002_0002_0002, 0x0002_0002_0002_0002, 0x0002_0002_0002_0002),
+                      to: SIMD32<UInt16>.self)
+    }
+    /// Per 16-bit lane: the low 32 bytes stay (bits 4-5), the high 32 shift right by 2 (bits 6-7 to 4-5).
+    private static var oddHighShifts: SIMD32<UInt16> {
+        unsafeBitCast(SIMD8<UInt64>(0, 0, 0, 0, 0x0002_0002_0002_0002, 0x0002_0002_0002_0002, 0x0002_0002_0002_0002, 0x0002_0002_0002_0002),
+                      to: SIMD32<UInt16>.self)
+    }
+
+    /// Lanes of the sixteen scales (widened) for blocks 2k and 2k + 1: scale 4k + m in lanes 4m ..< 4m + 4.
+    @inline(__always)
+    private static func scaleLanes(_ k: Int) -> SIMD16<Int32> {
+        let m = Int32(4 * k)
+        return SIMD16(m, m, m, m, m + 1, m + 1, m + 1, m + 1, m + 2, m + 2, m + 2, m + 2, m + 3, m + 3, m + 3, m + 3)
+    }
+
+    @inline(__always)
+    private static func widenSigned(_ v: SIMD16<Int8>) -> SIMD16<Int32> {
+        unsafeBitCast(Builtin.sext_Vec16xInt8_Vec16xInt32(unsafeBitCast(v, to: Builtin.Vec16xInt8.self)), to: SIMD16<Int32>.self)
+    }
+
+    /// Each 16-bit lane shifted by its own count (`vpsllvw`, `vpsrlvw`).
+    @inline(__always)
+    private static func shiftWords(_ x: SIMD64<UInt8>, left counts: SIMD32<UInt16>) -> SIMD64<UInt8> {
+        unsafeBitCast(Builtin.shl_Vec32xInt16(unsafeBitCast(x, to: Builtin.Vec32xInt16.self), unsafeBitCast(counts, to: Builtin.Vec32xInt16.self)),
+                      to: SIMD64<UInt8>.self)
+    }
+    @inline(__always)
+    private static func shiftWords(_ x: SIMD64<UInt8>, right counts: SIMD32<UInt16>) -> SIMD64<UInt8> {
+        unsafeBitCast(Builtin.lshr_Vec32xInt16(unsafeBitCast(x, to: Builtin.Vec32xInt16.self), unsafeBitCast(counts, to: Builtin.Vec32xInt16.self)),
+                      to: SIMD64<UInt8>.self)
+    }
+
     private static var lowNibbles: SIMD64<UInt8> {
         unsafeBitCast(SIMD8<UInt64>(nibbleMask, nibbleMask, nibbleMask, nibbleMask, 0, 0, 0, 0), to: SIMD64<UInt8>.self)
     }

@@ -30,19 +30,14 @@ public enum MatrixVectorProducts {
                             x: UnsafeRawPointer, output: UnsafeMutablePointer<Float>,
                             prefetch: UnsafeRawPointer?, prefetchBytes: Int) {
         precondition(blocks % 2 == 0 && rows >= 1 && rows <= 8, "MatrixVectorProducts.q5_0: an even block count and 1...8 rows")
-        @inline(__always) func row(_ i: Int) -> UnsafeRawPointer { weights + min(i, rows - 1) * rowStride }
-        let w0 = row(0), w1 = row(1), w2 = row(2), w3 = row(3), w4 = row(4), w5 = row(5), w6 = row(6), w7 = row(7)
+        let (w0, w1, w2, w3, w4, w5, w6, w7) = rowPointers(weights, rowStride: rowStride, rows: rows)
         let scales = (x + 32 * blocks).assumingMemoryBound(to: Float.self)
         let sums = scales + blocks
         let pairs = blocks / 2
-        let lines = prefetch == nil ? 0 : (prefetchBytes + 63) / 64
-        let linesPerPair = (lines + pairs - 1) / pairs
+        let ahead = Prefetch(prefetch, bytes: prefetchBytes, steps: pairs)
         var acc = SIMD8<Float>(), off = SIMD8<Float>()
         for p in 0..<pairs {
-            if let prefetch {
-                var line = p * linesPerPair
-                while line < min(lines, (p + 1) * linesPerPair) { prefetchLine(prefetch + 64 * line); line += 1 }
-            }
+            ahead.step(p)
             let at = 2 * q5_0BlockBytes * p
             let xv = (x + 64 * p).loadUnaligned(as: SIMD16<Int32>.self)
             @inline(__always) func dot(_ w: UnsafeRawPointer) -> SIMD16<Int32> {
@@ -79,23 +74,18 @@ public enum MatrixVectorProducts {
                             x: UnsafeRawPointer, output: UnsafeMutablePointer<Float>,
                             prefetch: UnsafeRawPointer?, prefetchBytes: Int) {
         precondition(rows >= 1 && rows <= 8, "MatrixVectorProducts.q4_K: 1...8 rows")
-        @inline(__always) func row(_ i: Int) -> UnsafeRawPointer { weights + min(i, rows - 1) * rowStride }
-        let w0 = row(0), w1 = row(1), w2 = row(2), w3 = row(3), w4 = row(4), w5 = row(5), w6 = row(6), w7 = row(7)
+        let (w0, w1, w2, w3, w4, w5, w6, w7) = rowPointers(weights, rowStride: rowStride, rows: rows)
         let blocks = 8 * superblocks
         let scales = (x + 32 * blocks).assumingMemoryBound(to: Float.self)
         let sums = scales + blocks
-        let lines = prefetch == nil ? 0 : (prefetchBytes + 63) / 64
-        let linesPerSuperblock = (lines + superblocks - 1) / superblocks
+        let ahead = Prefetch(prefetch, bytes: prefetchBytes, steps: superblocks)
         // Bytes 8r + j (row r, block j) to 8j + r.
         let transpose = unsafeBitCast(SIMD8<UInt64>(0x3830_2820_1810_0800, 0x3931_2921_1911_0901, 0x3A32_2A22_1A12_0A02, 0x3B33_2B23_1B13_0B03,
                                                     0x3C34_2C24_1C14_0C04, 0x3D35_2D25_1D15_0D05, 0x3E36_2E26_1E16_0E06, 0x3F37_2F27_1F17_0F07),
                                       to: SIMD64<UInt8>.self)
         var acc = SIMD8<Float>(), off = SIMD8<Float>()
         for s in 0..<superblocks {
-            if let prefetch {
-                var line = s * linesPerSuperblock
-                while line < min(lines, (s + 1) * linesPerSuperblock) { prefetchLine(prefetch + 64 * line); line += 1 }
-            }
+            ahead.step(s)
             let at = 144 * s
             // Per row, the eight blocks' scale codes and minimum codes (byte j: block j), as ggml unpacks them.
             @inline(__always) func codes(_ w: UnsafeRawPointer) -> (scales: UInt64, minimums: UInt64) {
@@ -151,19 +141,14 @@ public enum MatrixVectorProducts {
                             x: UnsafeRawPointer, output: UnsafeMutablePointer<Float>,
                             prefetch: UnsafeRawPointer?, prefetchBytes: Int) {
         precondition(rows >= 1 && rows <= 8, "MatrixVectorProducts.q6_K: 1...8 rows")
-        @inline(__always) func row(_ i: Int) -> UnsafeRawPointer { weights + min(i, rows - 1) * rowStride }
-        let w0 = row(0), w1 = row(1), w2 = row(2), w3 = row(3), w4 = row(4), w5 = row(5), w6 = row(6), w7 = row(7)
+        let (w0, w1, w2, w3, w4, w5, w6, w7) = rowPointers(weights, rowStride: rowStride, rows: rows)
         let blocks = 8 * superblocks
         let scales = (x + 32 * blocks).assumingMemoryBound(to: Float.self)
-        let lines = prefetch == nil ? 0 : (prefetchBytes + 63) / 64
-        let linesPerSuperblock = (lines + superblocks - 1) / superblocks
+        let ahead = Prefetch(prefetch, bytes: prefetchBytes, steps: superblocks)
         let ones = SIMD16<Int32>(repeating: 0x0101_0101)
         var acc = SIMD8<Float>()
         for s in 0..<superblocks {
-            if let prefetch {
-                var line = s * linesPerSuperblock
-                while line < min(lines, (s + 1) * linesPerSuperblock) { prefetchLine(prefetch + 64 * line); line += 1 }
-            }
+            ahead.step(s)
             let at = 210 * s
             @inline(__always) func half(_ w: UnsafeRawPointer) -> UInt16 { w.loadUnaligned(fromByteOffset: at + 208, as: UInt16.self) }
             let d = widen(SIMD8<UInt16>(half(w0), half(w1), half(w2), half(w3), half(w4), half(w5), half(w6), half(w7)))
@@ -229,6 +214,35 @@ public enum MatrixVectorProducts {
     private static func shiftWords(_ x: SIMD64<UInt8>, right counts: SIMD32<UInt16>) -> SIMD64<UInt8> {
         unsafeBitCast(Builtin.lshr_Vec32xInt16(unsafeBitCast(x, to: Builtin.Vec32xInt16.self), unsafeBitCast(counts, to: Builtin.Vec32xInt16.self)),
                       to: SIMD64<UInt8>.self)
+    }
+
+    /// Rows 0..<8 from `weights`, `rowStride` apart; rows from `rows` on repeat the last (computed, not stored).
+    @inline(__always)
+    private static func rowPointers(_ weights: UnsafeRawPointer, rowStride: Int, rows: Int)
+        -> (UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer) {
+        @inline(__always) func row(_ i: Int) -> UnsafeRawPointer { weights + min(i, rows - 1) * rowStride }
+        return (row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
+    }
+
+    /// The lines of the memory read next, spread over a kernel's steps: step i prefetches its share.
+    private struct Prefetch {
+        let start: UnsafeRawPointer?
+        let lines: Int
+        let linesPerStep: Int
+
+        @inline(__always)
+        init(_ start: UnsafeRawPointer?, bytes: Int, steps: Int) {
+            self.start = start
+            lines = start == nil ? 0 : (bytes + 63) / 64
+            linesPerStep = (lines + steps - 1) / max(1, steps)
+        }
+
+        @inline(__always)
+        func step(_ i: Int) {
+            guard let start else { return }
+            var line = i * linesPerStep
+            while line < min(lines, (i + 1) * linesPerStep) { prefetchLine(start + 64 * line); line += 1 }
+        }
     }
 
     private static var lowNibbles: SIMD64<UInt8> {

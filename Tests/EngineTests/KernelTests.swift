@@ -237,11 +237,11 @@ final class KernelTests: XCTestCase {
                           + "\(differing.first.map { "\(actual[$0]) != \(expected[$0])" } ?? "")")
         }
         for format in Self.quantized {
-            // Tokens 1 and 17: matrix-vector products (the AVX-512 Q5_0 kernel, two blocks a vector: even
+            // Tokens 1, 2, 17 and 19: matrix-vector products (the AVX-512 Q5_0/Q4_K/Q6_K kernels, two blocks a vector: even
             // block counts, and the fallback for 19 blocks); 3 rows: a partial last row group only.
             for (rows, columns) in [(37, 512), (16, 256), (8, 1280), (45, 768), (3, 640), (13, 608)] where columns % format.blockElements == 0 {
                 let stored = StoredMatrix(format: format, rows: rows, columns: columns, values: randomFloats(rows * columns, using: &rng))
-                for tokens in [16, 19, 32, 8, 1, 17] {
+                for tokens in [16, 19, 32, 8, 1, 17, 2] {
                     stored.withView { compare($0, tokens: tokens, "\(format) \(rows)x\(columns) tokens \(tokens)") }
                 }
                 let probe = stored.withView { $0 }

@@ -146,7 +146,9 @@ function! s:main() abort
     call add(s:passed, 'completion (' . join(l:words, ' ') . ')')
   endif
 
-  let l:playground = search('^\s*#Playground', 'w')
+  " The first block, from the top (the cursor may be inside it or past it).
+  call cursor(1, 1)
+  let l:playground = search('^\s*#Playground', 'cW')
   if l:playground == 0
     return s:finish(0, 'the file has no #Playground block')
   endif
@@ -204,16 +206,21 @@ function! s:main() abort
   endif
 
   if index(s:steps, 'cancel') >= 0
-    call cursor(l:playground + 1, 1)
+    " The long block: the first one can finish before its running status reaches the client.
+    let l:long = search('^\s*#Playground("Long")', 'w')
+    if l:long == 0
+      return s:finish(0, 'cancel: no #Playground("Long") block')
+    endif
+    call cursor(l:long + 1, 1)
     FmplayRun
-    if !s:wait({-> s:status(l:playground - 1)[0] ==# 'running'}, s:timeout)
-      return s:finish(0, 'cancel: the block never ran; status ' . string(s:status(l:playground - 1)))
+    if !s:wait({-> s:status(l:long - 1)[0] ==# 'running'}, s:timeout)
+      return s:finish(0, 'cancel: the block never ran; status ' . string(s:status(l:long - 1)))
     endif
     FmplayCancel
-    if !s:wait({-> s:status(l:playground - 1)[0] ==# 'cancelled'})
-      return s:finish(0, 'cancel: the block did not end cancelled; status ' . string(s:status(l:playground - 1)))
+    if !s:wait({-> s:status(l:long - 1)[0] ==# 'cancelled'})
+      return s:finish(0, 'cancel: the block did not end cancelled; status ' . string(s:status(l:long - 1)))
     endif
-    call add(s:passed, 'cancel (' . s:status(l:playground - 1)[1] . ')')
+    call add(s:passed, 'cancel (' . s:status(l:long - 1)[1] . ')')
   endif
 
   call s:finish(1, 'done')

@@ -249,7 +249,9 @@ final class KernelTests: XCTestCase {
                     let copy = UnsafeMutableRawPointer.allocate(byteCount: stored.bytes.count, alignment: 64)
                     defer { copy.deallocate() }
                     let interleaved = stored.withView { $0.interleavingRows(into: copy) }
-                    compare(interleaved, tokens: 17, "\(format) \(rows)x\(columns) interleaved")
+                    for tokens in [17, 1, 3] {
+                        compare(interleaved, tokens: tokens, "\(format) \(rows)x\(columns) interleaved, tokens \(tokens)")
+                    }
                 }
             }
             for pattern: UInt8 in [0xFF, 0x80, 0x00] {

@@ -31,8 +31,7 @@ public enum MatrixVectorProducts {
                             prefetch: UnsafeRawPointer?, prefetchBytes: Int) {
         precondition(blocks % 2 == 0 && rows >= 1 && rows <= 8, "MatrixVectorProducts.q5_0: an even block count and 1...8 rows")
         let (w0, w1, w2, w3, w4, w5, w6, w7) = rowPointers(weights, rowStride: rowStride, rows: rows)
-        let scales = (x + 32 * blocks).assumingMemoryBound(to: Float.self)
-        let sums = scales + blocks
+        let (scales, sums) = activationScales(x, blocks: blocks)
         let pairs = blocks / 2
         let ahead = Prefetch(prefetch, bytes: prefetchBytes, steps: pairs)
         var acc = SIMD8<Float>(), off = SIMD8<Float>()
@@ -59,8 +58,7 @@ public enum MatrixVectorProducts {
                 off.addProduct(SIMD8(repeating: -16) * d, SIMD8(repeating: sums[b]))
             }
         }
-        let result = acc + off
-        for i in 0..<rows { output[i] = result[i] }
+        store(acc + off, rows: rows, into: output)
     }
 
     /// `q5_0` for Q4_K (144-byte superblocks of 256 elements: F16 `d` and `dmin`, twelve bytes of
@@ -76,8 +74,7 @@ public enum MatrixVectorProducts {
         precondition(rows >= 1 && rows <= 8, "MatrixVectorProducts.q4_K: 1...8 rows")
         let (w0, w1, w2, w3, w4, w5, w6, w7) = rowPointers(weights, rowStride: rowStride, rows: rows)
         let blocks = 8 * superblocks
-        let scales = (x + 32 * blocks).assumingMemoryBound(to: Float.self)
-        let sums = scales + blocks
+        let (scales, sums) = activationScales(x, blocks: blocks)
         let ahead = Prefetch(prefetch, bytes: prefetchBytes, steps: superblocks)
         // Bytes 8r + j (row r, block j) to 8j + r.
         let transpose = unsafeBitCast(SIMD8<UInt64>(0x3830_2820_1810_0800, 0x3931_2921_1911_0901, 0x3A32_2A22_1A12_0A02, 0x3B33_2B23_1B13_0B03,
@@ -126,8 +123,7 @@ public enum MatrixVectorProducts {
                 }
             }
         }
-        let result = acc + off
-        for i in 0..<rows { output[i] = result[i] }
+        store(acc + off, rows: rows, into: output)
     }
 
     /// `q5_0` for Q6_K (210-byte superblocks of 256 elements: 128 bytes of low nibbles, 64 bytes of
@@ -143,7 +139,7 @@ public enum MatrixVectorProducts {
         precondition(rows >= 1 && rows <= 8, "MatrixVectorProducts.q6_K: 1...8 rows")
         let (w0, w1, w2, w3, w4, w5, w6, w7) = rowPointers(weights, rowStride: rowStride, rows: rows)
         let blocks = 8 * superblocks
-        let scales = (x + 32 * blocks).assumingMemoryBound(to: Float.self)
+        let scales = activationScales(x, blocks: blocks).scales
         let ahead = Prefetch(prefetch, bytes: prefetchBytes, steps: superblocks)
         let ones = SIMD16<Int32>(repeating: 0x0101_0101)
         var acc = SIMD8<Float>()
@@ -176,8 +172,7 @@ public enum MatrixVectorProducts {
                 acc.addProduct(d * SIMD8(repeating: scales[b + 1]), floats.highHalf)
             }
         }
-        let result = acc + SIMD8<Float>()
-        for i in 0..<rows { output[i] = result[i] }
+        store(acc + SIMD8<Float>(), rows: rows, into: output)
     }
 
     /// Per 16-bit lane: the low 32 bytes shift left by 4 (bits 0-1 to 4-5), the high 32 by 2 (bits 2-3 to 4-5).
@@ -214,6 +209,19 @@ public enum MatrixVectorProducts {
     private static func shiftWords(_ x: SIMD64<UInt8>, right counts: SIMD32<UInt16>) -> SIMD64<UInt8> {
         unsafeBitCast(Builtin.lshr_Vec32xInt16(unsafeBitCast(x, to: Builtin.Vec32xInt16.self), unsafeBitCast(counts, to: Builtin.Vec32xInt16.self)),
                       to: SIMD64<UInt8>.self)
+    }
+
+    /// An activation row's per-block F32 scales and sums (`QuantizedActivations`: after its `blocks` x 32 codes).
+    @inline(__always)
+    private static func activationScales(_ x: UnsafeRawPointer, blocks: Int) -> (scales: UnsafePointer<Float>, sums: UnsafePointer<Float>) {
+        let scales = UnsafePointer((x + 32 * blocks).assumingMemoryBound(to: Float.self))
+        return (scales, scales + blocks)
+    }
+
+    /// The first `rows` lanes of `result` to `output`.
+    @inline(__always)
+    private static func store(_ result: SIMD8<Float>, rows: Int, into output: UnsafeMutablePointer<Float>) {
+        for i in 0..<rows { output[i] = result[i] }
     }
 
     /// Rows 0..<8 from `weights`, `rowStride` apart; rows from `rows` on repeat the last (computed, not stored).

@@ -23,7 +23,7 @@ public final class KernelContext: @unchecked Sendable {
     /// by the transformer. The quantized products are the same in both builds.
     public var avx512Order = false
     /// Full groups of 8 tokens (prompt processing) through the AVX-512 VNNI kernel
-    /// (`StripKernels`), and Q5_0 matrix-vector products through `MatrixVectorProducts`, where
+    /// (`StripKernels`), and Q5_0, Q4_K and Q6_K matrix-vector products through `MatrixVectorProducts`, where
     /// the CPU has it: the same bits as the AVX2 kernels, faster. Not used with `ggmlOrder`.
     public var useAVX512 = CPUFeatures.avx512VNNI
     private var activationScratch = ScratchBuffer()
